@@ -1,0 +1,32 @@
+#pragma once
+// The co-rank search (called "merge path" by CUB and moderngpu): for output position k
+// of the stable merge of sorted A (m elements) and B (n elements), the number i of A's
+// elements among the first k outputs. The first k outputs are then exactly the merge
+// of A[0, i) and B[0, k - i). Ties go to A, so the merge is stable.
+
+#include <corank/config.hpp>
+
+namespace corank {
+
+// `a` and `b` need only `operator[]`: raw pointers, random-access iterators and the
+// ring-buffer views of the tiled kernels all work. O(log min(k, m, n)) comparisons.
+CORANK_EXEC_CHECK_DISABLE
+template <class SequenceA, class SequenceB, class Index, class Compare>
+CORANK_HOST_DEVICE Index co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b, Index n,
+                                 Compare comp) {
+  Index low = k > n ? k - n : Index(0);
+  Index high = k < m ? k : m;
+  while (low < high) {
+    const Index mid = low + (high - low) / 2;
+    // A[mid] is among the first k outputs iff it does not come after B[k - 1 - mid];
+    // "does not come after" (not strictly less) is what sends ties to A.
+    if (comp(b[k - 1 - mid], a[mid])) {
+      high = mid;
+    } else {
+      low = mid + 1;
+    }
+  }
+  return low;
+}
+
+}  // namespace corank

@@ -1,0 +1,12 @@
+#pragma once
+// Everything corank offers on the GPU and the CPU.
+
+#include <corank/check_sorted.cuh>
+#include <corank/co_rank.hpp>
+#include <corank/comparators.hpp>
+#include <corank/error.hpp>
+#include <corank/host/check_sorted.hpp>
+#include <corank/host/merge.hpp>
+#include <corank/merge.cuh>
+#include <corank/op.hpp>
+#include <corank/policy.hpp>

@@ -1,0 +1,94 @@
+#pragma once
+// The only place that launches the merge kernels: argument checks, the temporary-storage
+// protocol, grid sizing from the device and the policy, and the launch itself.
+
+#include <corank/config.hpp>
+#include <corank/detail/device_limits.hpp>
+#include <corank/detail/iterators.hpp>
+#include <corank/detail/merge_kernels.cuh>
+#include <corank/policy.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <limits>
+
+namespace corank::detail {
+
+// Merge needs no scratch memory, but the two-phase protocol reserves one byte so that a
+// null pointer always means "query".
+inline constexpr std::size_t merge_temp_bytes = 1;
+
+template <class Kernel>
+cudaError_t resident_blocks_per_sm(Kernel kernel, int threads, std::size_t shared_bytes, int& blocks) {
+  if (shared_bytes > 48 * 1024) {
+    const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(shared_bytes));
+    if (e != cudaSuccess) return e;
+  }
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes);
+}
+
+template <class Policy, bool Circular, class Op, class Args, class Compare>
+cudaError_t launch_tiled_merge(const Op& op, const Args& args, Compare comp, cudaStream_t stream) {
+  using storage = tile_storage<Policy, Circular, typename Args::key_type, typename Args::value_type,
+                               Args::with_values>;
+  constexpr std::size_t shared_bytes = sizeof(storage);
+  static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
+  auto kernel = tiled_merge_kernel<Policy, Circular, Op, Args, Compare>;
+
+  device_limits limits;
+  if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
+  if (shared_bytes > std::size_t(limits.max_shared_bytes_per_block)) return cudaErrorInvalidConfiguration;
+  int per_sm = 0;
+  if (const cudaError_t e = resident_blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
+      e != cudaSuccess)
+    return e;
+
+  // One wave of resident blocks, each streaming an equal share of whole tiles.
+  const index_t total = args.size_a + args.size_b;
+  const index_t tiles = (total + Policy::items_per_tile - 1) / Policy::items_per_tile;
+  const index_t resident = index_t(limits.multiprocessors) * (per_sm > 0 ? per_sm : 1);
+  const index_t tiles_per_block = (tiles + resident - 1) / resident;
+  const index_t blocks = (tiles + tiles_per_block - 1) / tiles_per_block;
+  kernel<<<unsigned(blocks), Policy::threads_per_block, shared_bytes, stream>>>(
+      op, args, comp, tiles_per_block * Policy::items_per_tile);
+  return cudaPeekAtLastError();
+}
+
+template <class Policy, class Op, class Args, class Compare>
+cudaError_t launch_naive_merge(const Op& op, const Args& args, Compare comp, cudaStream_t stream) {
+  const index_t total = args.size_a + args.size_b;
+  const index_t threads = (total + Policy::naive_items_per_thread - 1) / Policy::naive_items_per_thread;
+  const index_t blocks = (threads + Policy::naive_threads_per_block - 1) / Policy::naive_threads_per_block;
+  if (blocks > index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidConfiguration;
+  naive_merge_kernel<Policy><<<unsigned(blocks), Policy::naive_threads_per_block, 0, stream>>>(op, args, comp);
+  return cudaPeekAtLastError();
+}
+
+// The two-phase entry point behind every merge-like operation.
+template <class Op, class Args, class Compare>
+cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op,
+                           const Args& args, Compare comp, cudaStream_t stream, strategy kind) {
+  static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
+  static_assert(Op::output_size_is_input_size, "dispatch_merge runs ops whose output size is m + n");
+  if (temp_storage == nullptr) {
+    temp_storage_bytes = merge_temp_bytes;
+    return cudaSuccess;
+  }
+  if (temp_storage_bytes < merge_temp_bytes) return cudaErrorInvalidValue;
+  if (merge_argument_error(args) != nullptr) return cudaErrorInvalidValue;
+  if (args.size_a + args.size_b == 0) return cudaSuccess;
+
+  using policy = std::conditional_t<Args::with_values,
+                                    merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
+                                    merge_keys_policy<typename Args::key_type>>;
+  switch (kind) {
+    case strategy::naive: return launch_naive_merge<policy>(op, args, comp, stream);
+    case strategy::tiled: return launch_tiled_merge<policy, false>(op, args, comp, stream);
+    case strategy::circular: return launch_tiled_merge<policy, true>(op, args, comp, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace corank::detail

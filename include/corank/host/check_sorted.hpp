@@ -1,0 +1,27 @@
+#pragma once
+// The CPU backend's sortedness checks; same meaning as check_sorted.cuh.
+
+#include <corank/comparators.hpp>
+#include <corank/config.hpp>
+#include <corank/error.hpp>
+
+#include <algorithm>
+
+namespace corank::host {
+
+template <class Keys, class Compare = corank::less>
+index_t find_unsorted(Keys first, Keys last, Compare comp = {}) {
+  return std::is_sorted_until(first, last, comp) - first;
+}
+
+template <class KeysA, class KeysB, class Compare = corank::less>
+void check_sorted(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, Compare comp = {}) {
+  if (const index_t i = find_unsorted(a_first, a_last, comp); i != index_t(a_last - a_first)) {
+    throw unsorted_input("corank::host::check_sorted", 'A', i);
+  }
+  if (const index_t i = find_unsorted(b_first, b_last, comp); i != index_t(b_last - b_first)) {
+    throw unsorted_input("corank::host::check_sorted", 'B', i);
+  }
+}
+
+}  // namespace corank::host

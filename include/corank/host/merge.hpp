@@ -1,0 +1,61 @@
+#pragma once
+// The CPU backend of merge and merge_by_key: the same co-rank partitioning, the same op
+// and the same serial walk as the GPU, across std::threads, with the same results.
+// `threads` == 0 uses every hardware thread. Bad arguments throw std::invalid_argument.
+
+#include <corank/comparators.hpp>
+#include <corank/config.hpp>
+#include <corank/detail/host_partitions.hpp>
+#include <corank/detail/merge_args.hpp>
+#include <corank/detail/serial_walk.hpp>
+#include <corank/ops/merge.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace corank::host {
+
+namespace detail {
+
+// Runs an op whose output size is m + n over every output piece.
+template <class Op, class Args, class Compare>
+void run_merge_like(const char* context, const Op& op, const Args& args, Compare comp, unsigned threads) {
+  if (const char* problem = corank::detail::merge_argument_error(args)) {
+    throw std::invalid_argument(std::string(context) + ": " + problem);
+  }
+  const index_t total = args.size_a + args.size_b;
+  corank::detail::for_each_output_piece(
+      total, corank::detail::host_thread_count(total, threads),
+      [&](unsigned, index_t begin, index_t end) { corank::detail::walk_output_range(op, args, comp, begin, end); });
+}
+
+}  // namespace detail
+
+template <class KeysA, class KeysB, class KeysOut, class Compare = corank::less>
+KeysOut merge(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, KeysOut out,
+              Compare comp = {}, unsigned threads = 0) {
+  using corank::detail::no_values;
+  const index_t size_a = a_last - a_first;
+  const index_t size_b = b_last - b_first;
+  const corank::detail::merge_args<KeysA, KeysB, no_values, no_values, KeysOut, no_values> args{
+      a_first, size_a, b_first, size_b, {}, {}, out, {}};
+  detail::run_merge_like("corank::host::merge", ops::merge_op{}, args, comp, threads);
+  return out + (size_a + size_b);
+}
+
+template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
+          class Compare = corank::less>
+std::pair<KeysOut, ValuesOut> merge_by_key(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last,
+                                           ValuesA a_values, ValuesB b_values, KeysOut keys_out,
+                                           ValuesOut values_out, Compare comp = {},
+                                           unsigned threads = 0) {
+  const index_t size_a = a_last - a_first;
+  const index_t size_b = b_last - b_first;
+  const corank::detail::merge_args<KeysA, KeysB, ValuesA, ValuesB, KeysOut, ValuesOut> args{
+      a_first, size_a, b_first, size_b, a_values, b_values, keys_out, values_out};
+  detail::run_merge_like("corank::host::merge_by_key", ops::merge_op{}, args, comp, threads);
+  return {keys_out + (size_a + size_b), values_out + (size_a + size_b)};
+}
+
+}  // namespace corank::host
