@@ -2,11 +2,16 @@
 // Everything corank offers on the GPU and the CPU.
 
 #include <corank/check_sorted.cuh>
+#include <corank/balanced_path.hpp>
 #include <corank/co_rank.hpp>
 #include <corank/comparators.hpp>
 #include <corank/error.hpp>
 #include <corank/host/check_sorted.hpp>
 #include <corank/host/merge.hpp>
+#include <corank/host/operation.hpp>
+#include <corank/host/set_operations.hpp>
 #include <corank/merge.cuh>
 #include <corank/op.hpp>
+#include <corank/operation.cuh>
 #include <corank/policy.hpp>
+#include <corank/set_operations.cuh>

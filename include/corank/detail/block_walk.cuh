@@ -1,9 +1,8 @@
 #pragma once
-// A thread's walk over its piece of a shared-memory tile: the serial walk of
-// serial_walk.hpp, unrolled into registers. Step v's output goes to keys[v], and where its
-// value sits in the tile's value buffer (A's values first, B's after them) to slot[v].
+// A thread's walk over its piece of a tile: the serial walk of serial_walk.hpp, unrolled
+// into registers. Step v's key goes to keys[v]; where its value comes from is recorded
+// (side and index within the tile's window) so values can be gathered after the walk.
 
-#include <corank/detail/ring_buffer.hpp>
 #include <corank/detail/serial_walk.hpp>
 #include <corank/op.hpp>
 
@@ -12,18 +11,22 @@ namespace corank::detail {
 template <class Key, int Steps>
 struct thread_outputs {
   Key keys[Steps];
-  int slot[Steps];          // value of step v (A's or B's)
-  int partner_slot[Steps];  // B's value of step v, for emit::combined
-  unsigned written = 0;     // bit v: step v wrote an output
+  int index[Steps];        // index of step v's element in its side's window
+  int partner[Steps];      // B's index at step v: the matched B element for emit::combined
+  unsigned written = 0;    // bit v: step v wrote an output
+  unsigned from_b = 0;     // bit v: step v wrote B's element
+  unsigned combined = 0;   // bit v: step v wrote a value combined from A's and B's
 };
 
-template <int Steps, class Op, class Compare, class Key>
-__device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, ring_view<Key> a, int i,
-                                          int i_end, ring_view<Key> b, int j, int j_end,
-                                          int b_value_offset, thread_outputs<Key, Steps>& out) {
+// Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
+// operator[]: shared-memory views or global iterators).
+template <int Steps, class Op, class Compare, class WindowA, class WindowB, class Key>
+__device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const WindowA& a, int i, int i_end,
+                                          const WindowB& b, int j, int j_end,
+                                          thread_outputs<Key, Steps>& out) {
   // The fronts stay in registers; each step reads only the element behind the one taken.
-  Key a_front = i < i_end ? a[i] : Key{};
-  Key b_front = j < j_end ? b[j] : Key{};
+  Key a_front = i < i_end ? Key(a[i]) : Key{};
+  Key b_front = j < j_end ? Key(b[j]) : Key{};
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
     if (i < i_end || j < j_end) {
@@ -31,11 +34,13 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, ring_view
                          : j >= j_end ? relation::a_first
                                       : relate<Op::partition>(a_front, b_front, comp);
       const action act = op(r);
-      const bool from_b = act.write == emit::b;
-      out.keys[v] = from_b ? b_front : a_front;
-      out.slot[v] = from_b ? b_value_offset + j : i;
-      out.partner_slot[v] = b_value_offset + j;
+      const bool take_b = act.write == emit::b;
+      out.keys[v] = take_b ? b_front : a_front;
+      out.index[v] = take_b ? j : i;
+      out.partner[v] = j;
       out.written |= unsigned(act.write != emit::nothing) << v;
+      out.from_b |= unsigned(take_b) << v;
+      out.combined |= unsigned(act.write == emit::combined) << v;
       if (act.step != advance::b && ++i < i_end) a_front = a[i];
       if (act.step != advance::a && ++j < j_end) b_front = b[j];
     }

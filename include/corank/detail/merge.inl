@@ -2,7 +2,7 @@
 // Bodies of the merge API declared in merge.cuh.
 
 #include <corank/detail/dispatch_merge.cuh>
-#include <corank/detail/iterators.hpp>
+#include <corank/detail/make_args.hpp>
 #include <corank/detail/serial_walk.hpp>
 #include <corank/detail/two_phase.hpp>
 
@@ -10,28 +10,6 @@
 
 namespace corank {
 namespace detail {
-
-template <class KeysA, class KeysB, class KeysOut>
-auto make_merge_keys_args(KeysA keys_a, index_t size_a, KeysB keys_b, index_t size_b, KeysOut keys_out) {
-  auto a = unwrap_input(keys_a);
-  auto b = unwrap_input(keys_b);
-  auto out = unwrap(keys_out);
-  return merge_args<decltype(a), decltype(b), no_values, no_values, decltype(out), no_values>{
-      a, size_a, b, size_b, {}, {}, out, {}};
-}
-
-template <class KeysA, class ValuesA, class KeysB, class ValuesB, class KeysOut, class ValuesOut>
-auto make_merge_pairs_args(KeysA keys_a, ValuesA values_a, index_t size_a, KeysB keys_b,
-                           ValuesB values_b, index_t size_b, KeysOut keys_out, ValuesOut values_out) {
-  auto a = unwrap_input(keys_a);
-  auto b = unwrap_input(keys_b);
-  auto va = unwrap_input(values_a);
-  auto vb = unwrap_input(values_b);
-  auto out = unwrap(keys_out);
-  auto vout = unwrap(values_out);
-  return merge_args<decltype(a), decltype(b), decltype(va), decltype(vb), decltype(out), decltype(vout)>{
-      a, size_a, b, size_b, va, vb, out, vout};
-}
 
 // Convenience forms check first, so that a bad argument gets a sentence, not just a code.
 template <class Args>
@@ -50,7 +28,7 @@ cudaError_t merge(void* temp_storage, std::size_t& temp_storage_bytes, KeysA key
                   KeysB keys_b, index_t size_b, KeysOut keys_out, Compare comp, cudaStream_t stream,
                   strategy kind) {
   return detail::dispatch_merge(temp_storage, temp_storage_bytes, ops::merge_op{},
-                                detail::make_merge_keys_args(keys_a, size_a, keys_b, size_b, keys_out),
+                                detail::make_args(keys_a, size_a, keys_b, size_b, detail::unused{}, detail::unused{}, keys_out, detail::unused{}),
                                 comp, stream, kind);
 }
 
@@ -62,8 +40,7 @@ cudaError_t merge_by_key(void* temp_storage, std::size_t& temp_storage_bytes, Ke
                          cudaStream_t stream, strategy kind) {
   return detail::dispatch_merge(
       temp_storage, temp_storage_bytes, ops::merge_op{},
-      detail::make_merge_pairs_args(keys_a, values_a, size_a, keys_b, values_b, size_b, keys_out,
-                                    values_out),
+      detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out),
       comp, stream, kind);
 }
 
@@ -75,7 +52,8 @@ KeysOut merge(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, KeysOut 
   constexpr const char* context = "corank::merge";
   const index_t size_a = a_last - a_first;
   const index_t size_b = b_last - b_first;
-  const auto args = detail::make_merge_keys_args(a_first, size_a, b_first, size_b, out);
+  const auto args = detail::make_args(a_first, size_a, b_first, size_b, detail::unused{}, detail::unused{}, out,
+                                      detail::unused{});
   detail::throw_on_bad_merge_arguments(args, context);
   detail::run_two_phase(context, stream, [&](void* temp, std::size_t& bytes) {
     return detail::dispatch_merge(temp, bytes, ops::merge_op{}, args, comp, stream, kind);
@@ -92,8 +70,7 @@ std::pair<KeysOut, ValuesOut> merge_by_key(KeysA a_first, KeysA a_last, KeysB b_
   constexpr const char* context = "corank::merge_by_key";
   const index_t size_a = a_last - a_first;
   const index_t size_b = b_last - b_first;
-  const auto args = detail::make_merge_pairs_args(a_first, a_values, size_a, b_first, b_values,
-                                                  size_b, keys_out, values_out);
+  const auto args = detail::make_args(a_first, size_a, b_first, size_b, a_values, b_values, keys_out, values_out);
   detail::throw_on_bad_merge_arguments(args, context);
   detail::run_two_phase(context, stream, [&](void* temp, std::size_t& bytes) {
     return detail::dispatch_merge(temp, bytes, ops::merge_op{}, args, comp, stream, kind);

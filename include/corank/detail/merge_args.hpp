@@ -14,7 +14,7 @@
 
 namespace corank::detail {
 
-// Values are no_values for keys only.
+// Values are unused for keys only.
 template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut>
 struct merge_args {
   KeysA keys_a;
@@ -27,7 +27,7 @@ struct merge_args {
   ValuesOut values_out;
 
   using key_type = typename std::iterator_traits<KeysA>::value_type;
-  static constexpr bool with_values = has_values_v<ValuesA>;
+  static constexpr bool with_values = is_used_v<ValuesA>;
   using value_type = typename std::conditional_t<with_values, std::iterator_traits<ValuesA>,
                                                  std::iterator_traits<const char*>>::value_type;
 };
@@ -61,7 +61,7 @@ CORANK_HOST_DEVICE void walk_output_range(const Op& op, const Args& args, Compar
     if constexpr (Args::with_values) {
       return args.values_out + begin;
     } else {
-      return no_values{};
+      return unused{};
     }
   }();
   walk_partition(op, comp, args.keys_a, i, i_end, args.keys_b, begin - i, end - i_end, args.values_a,

@@ -19,8 +19,8 @@
   X(std::uint32_t, std::uint32_t) X(std::int64_t, std::int64_t) X(float, std::int32_t)
 
 #define CORANK_MERGE_KEYS_ARGS(K) \
-  ::corank::detail::merge_args<const K*, const K*, ::corank::detail::no_values, \
-                               ::corank::detail::no_values, K*, ::corank::detail::no_values>
+  ::corank::detail::merge_args<const K*, const K*, ::corank::detail::unused, \
+                               ::corank::detail::unused, K*, ::corank::detail::unused>
 #define CORANK_MERGE_PAIRS_ARGS(K, V) \
   ::corank::detail::merge_args<const K*, const K*, const V*, const V*, K*, V*>
 

@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
     const int diagonal_end = diagonal + items < tile_size ? diagonal + items : tile_size;
 
     thread_outputs<key_type, items> out;
-    walk_tile<items>(op, comp, a, i, i_end, b, diagonal - i, diagonal_end - i_end, a_used, out);
+    walk_tile<items>(op, comp, a, i, i_end, b, diagonal - i, diagonal_end - i_end, out);
 
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < items; ++v) {
@@ -181,7 +181,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
       CORANK_PRAGMA_UNROLL
       for (int v = 0; v < items; ++v) {
         if (v < diagonal_end - diagonal) {
-          tile_values[v] = shared.values[out.slot[v]];
+          tile_values[v] = shared.values[(out.from_b >> v & 1) ? a_used + out.index[v] : out.index[v]];
         }
       }
       __syncthreads();

@@ -11,11 +11,12 @@
 
 namespace corank::detail {
 
-// Stands in for the value iterators of a keys-only operation.
-struct no_values {};
+// Stands in for an iterator an operation does not use: the values of a keys-only
+// operation, the outputs of a count-only one.
+struct unused {};
 
-template <class Values>
-inline constexpr bool has_values_v = !std::is_same_v<Values, no_values>;
+template <class Iterator>
+inline constexpr bool is_used_v = !std::is_same_v<Iterator, unused>;
 
 // How the fronts relate. Merge-path ops never see `equal`: equivalent keys are ordered
 // A first, which is what makes the merge stable.
@@ -29,40 +30,38 @@ CORANK_HOST_DEVICE relation relate(const KeyA& a, const KeyB& b, Compare& comp) 
   return relation::a_first;
 }
 
-// Walks A[i, i_end) and B[j, j_end) to the end, writing through `keys_out` and
-// `values_out`. Returns the number of elements written.
+// Walks A[i, i_end) and B[j, j_end) to the end and returns the number of outputs. Keys go
+// to `keys_out`, values to `values_out`, and (paired forms) the matched B element's value to
+// `partner_out`; any of them may be `unused` (a count-only walk writes nothing).
 CORANK_EXEC_CHECK_DISABLE
 template <class Op, class Compare, class KeysA, class KeysB, class ValuesA, class ValuesB,
-          class KeysOut, class ValuesOut>
+          class KeysOut, class ValuesOut, class PartnerOut = unused>
 CORANK_HOST_DEVICE index_t walk_partition(const Op& op, Compare comp, KeysA keys_a, index_t i,
                                           index_t i_end, KeysB keys_b, index_t j, index_t j_end,
                                           ValuesA values_a, ValuesB values_b, KeysOut keys_out,
-                                          ValuesOut values_out) {
-  constexpr bool with_values = has_values_v<ValuesA>;
+                                          ValuesOut values_out, PartnerOut partner_out = {}) {
   index_t written = 0;
   while (i < i_end || j < j_end) {
     const relation r = i >= i_end   ? relation::b_first
                        : j >= j_end ? relation::a_first
                                     : relate<Op::partition>(keys_a[i], keys_b[j], comp);
     const action act = op(r);
-    switch (act.write) {
-      case emit::a:
-        keys_out[written] = keys_a[i];
-        if constexpr (with_values) values_out[written] = values_a[i];
-        ++written;
-        break;
-      case emit::b:
-        keys_out[written] = keys_b[j];
-        if constexpr (with_values) values_out[written] = values_b[j];
-        ++written;
-        break;
-      case emit::combined:
-        keys_out[written] = keys_a[i];
-        if constexpr (with_values) values_out[written] = combine_values(op, values_a[i], values_b[j]);
-        ++written;
-        break;
-      case emit::nothing:
-        break;
+    if (act.write != emit::nothing) {
+      const bool take_b = act.write == emit::b;
+      if constexpr (is_used_v<KeysOut>) {
+        if (take_b) keys_out[written] = keys_b[j]; else keys_out[written] = keys_a[i];
+      }
+      if constexpr (is_used_v<ValuesOut>) {
+        if (act.write == emit::combined) {
+          values_out[written] = combine_values(op, values_a[i], values_b[j]);
+        } else if (take_b) {
+          values_out[written] = values_b[j];
+        } else {
+          values_out[written] = values_a[i];
+        }
+      }
+      if constexpr (is_used_v<PartnerOut>) partner_out[written] = values_b[j];
+      ++written;
     }
     i += act.step != advance::b;
     j += act.step != advance::a;

@@ -35,10 +35,10 @@ void run_merge_like(const char* context, const Op& op, const Args& args, Compare
 template <class KeysA, class KeysB, class KeysOut, class Compare = corank::less>
 KeysOut merge(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, KeysOut out,
               Compare comp = {}, unsigned threads = 0) {
-  using corank::detail::no_values;
+  using corank::detail::unused;
   const index_t size_a = a_last - a_first;
   const index_t size_b = b_last - b_first;
-  const corank::detail::merge_args<KeysA, KeysB, no_values, no_values, KeysOut, no_values> args{
+  const corank::detail::merge_args<KeysA, KeysB, unused, unused, KeysOut, unused> args{
       a_first, size_a, b_first, size_b, {}, {}, out, {}};
   detail::run_merge_like("corank::host::merge", ops::merge_op{}, args, comp, threads);
   return out + (size_a + size_b);

@@ -1,0 +1,88 @@
+#pragma once
+// The balanced-path split: the co-rank for operations that match equal keys across A and
+// B (the multiset set operations). With a key x present a times in A and b times in B,
+// the balanced path orders x's copies as pairs A0 B0 A1 B1 ... (the r-th copy in A meets
+// the r-th in B) followed by the unmatched extras, where the merge path would order them
+// A0 .. A(a-1) B0 .. B(b-1). A split on the balanced path never separates a pair: where
+// diagonal k would cut A_r from B_r, the split moves back one step, so A_r goes with its
+// partner into the next partition (partitions are then k-1 .. k+1 long).
+
+#include <corank/co_rank.hpp>
+#include <corank/config.hpp>
+#include <corank/op.hpp>
+
+namespace corank {
+
+template <class Index>
+struct split {
+  Index a;  // elements of A before the split
+  Index b;  // elements of B before the split
+};
+
+namespace detail {
+
+// First position p in [low, high) with !comp(x[p], key) (std::lower_bound).
+CORANK_EXEC_CHECK_DISABLE
+template <class Sequence, class Key, class Index, class Compare>
+CORANK_HOST_DEVICE Index lower_bound_in(const Sequence& x, Index low, Index high, const Key& key, Compare& comp) {
+  while (low < high) {
+    const Index mid = low + (high - low) / 2;
+    if (comp(x[mid], key)) low = mid + 1; else high = mid;
+  }
+  return low;
+}
+
+// First position p in [low, high) with comp(key, x[p]) (std::upper_bound).
+CORANK_EXEC_CHECK_DISABLE
+template <class Sequence, class Key, class Index, class Compare>
+CORANK_HOST_DEVICE Index upper_bound_in(const Sequence& x, Index low, Index high, const Key& key, Compare& comp) {
+  while (low < high) {
+    const Index mid = low + (high - low) / 2;
+    if (comp(key, x[mid])) high = mid; else low = mid + 1;
+  }
+  return low;
+}
+
+}  // namespace detail
+
+// The balanced-path split of diagonal k (a + b is k or k - 1). O(log(m + n)).
+CORANK_EXEC_CHECK_DISABLE
+template <class SequenceA, class SequenceB, class Index, class Compare>
+CORANK_HOST_DEVICE split<Index> balanced_co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b,
+                                                 Index n, Compare comp) {
+  const Index i = co_rank(k, a, m, b, n, comp);
+  const Index j = k - i;
+  if (i == m && j == n) return {i, j};
+  // The merge path's next element. If the split cuts a run of equal keys, this is its key.
+  const bool next_from_a = i < m && (j >= n || !comp(b[j], a[i]));
+  const auto key = next_from_a ? a[i] : b[j];
+  const Index a_run = detail::lower_bound_in(a, Index(0), i, key, comp);
+  const Index b_run = detail::lower_bound_in(b, Index(0), j, key, comp);
+  const Index before = (i - a_run) + (j - b_run);  // copies of key before the split
+  if (before == 0) return {i, j};
+  // Copies of key in A and in B, counted only up to `before`: more never change the split.
+  const Index a_copies = detail::upper_bound_in(a, a_run, m - a_run < before ? m : a_run + before, key, comp) - a_run;
+  const Index b_copies = detail::upper_bound_in(b, b_run, n - b_run < before ? n : b_run + before, key, comp) - b_run;
+  // Pairs alternate A, B; once one side runs out, the rest are the other side's extras.
+  const Index half = (before + 1) / 2;
+  const Index a_wanted = half > before - b_copies ? half : before - b_copies;
+  Index a_take = a_copies < a_wanted ? a_copies : a_wanted;
+  const Index b_take = before - a_take;
+  if (a_take == b_take + 1 && b_take < b_copies) --a_take;  // keep A_r with its partner B_r
+  return {a_run + a_take, b_run + b_take};
+}
+
+// The split of diagonal k on the path an op partitions by.
+CORANK_EXEC_CHECK_DISABLE
+template <partitioning Partition, class SequenceA, class SequenceB, class Index, class Compare>
+CORANK_HOST_DEVICE split<Index> path_split(Index k, const SequenceA& a, Index m, const SequenceB& b, Index n,
+                                           Compare comp) {
+  if constexpr (Partition == partitioning::balanced_path) {
+    return balanced_co_rank(k, a, m, b, n, comp);
+  } else {
+    const Index i = co_rank(k, a, m, b, n, comp);
+    return {i, k - i};
+  }
+}
+
+}  // namespace corank

@@ -1,0 +1,85 @@
+#pragma once
+// The only place that launches the data-dependent kernels: argument checks, the
+// temporary-storage layout (tile splits and look-back state), and the launches.
+
+#include <corank/config.hpp>
+#include <corank/detail/device_limits.hpp>
+#include <corank/detail/dispatch_merge.cuh>
+#include <corank/detail/set_op_kernels.cuh>
+#include <corank/policy.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <limits>
+
+namespace corank::detail {
+
+constexpr std::size_t align_up(std::size_t bytes, std::size_t alignment = 256) {
+  return (bytes + alignment - 1) / alignment * alignment;
+}
+
+template <class Policy, bool Staged, class Op, class Args, class Compare>
+cudaError_t launch_set_op(const Op& op, const Args& args, Compare comp, split<index_t>* splits,
+                          unsigned long long* prefix_words, index_t tiles, index_t* count_out,
+                          cudaStream_t stream) {
+  using storage = set_tile_storage<Policy, typename Args::key_type, typename Args::value_type,
+                                   typename Args::partner_type, Args::with_values, Args::paired>;
+  constexpr std::size_t shared_bytes = sizeof(storage);
+  static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
+  auto kernel = set_op_kernel<Policy, Staged, Op, Args, Compare>;
+  int per_sm = 0;
+  if (const cudaError_t e = resident_blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
+      e != cudaSuccess)
+    return e;
+
+  if (const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles), stream); e != cudaSuccess)
+    return e;
+  constexpr int split_threads = 256;
+  tile_splits_kernel<Op><<<unsigned((tiles + split_threads) / split_threads), split_threads, 0, stream>>>(
+      args, comp, splits, tiles, Policy::items_per_tile);
+  kernel<<<unsigned(tiles), Policy::threads_per_block, shared_bytes, stream>>>(
+      op, args, comp, splits, tile_prefix_state(prefix_words), count_out, int(tiles));
+  return cudaPeekAtLastError();
+}
+
+// The two-phase entry point behind every data-dependent operation; the output size goes
+// to *count_out (device memory).
+template <class Op, class Args, class Compare>
+cudaError_t dispatch_set_op(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op,
+                            const Args& args, index_t* count_out, Compare comp, cudaStream_t stream,
+                            strategy kind) {
+  static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
+  using policy = std::conditional_t<Args::with_values,
+                                    merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
+                                    merge_keys_policy<typename Args::key_type>>;
+  if (args.size_a < 0 || args.size_b < 0 || args.size_a > std::numeric_limits<index_t>::max() - args.size_b)
+    return cudaErrorInvalidValue;
+  const index_t total = args.size_a + args.size_b;
+  const index_t tiles = total == 0 ? 1 : (total + policy::items_per_tile - 1) / policy::items_per_tile;
+  if (tiles >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+  const std::size_t splits_bytes = align_up(std::size_t(tiles + 1) * sizeof(split<index_t>));
+  const std::size_t needed = splits_bytes + align_up(tile_prefix_state::bytes(tiles));
+  if (temp_storage == nullptr) {
+    temp_storage_bytes = needed;
+    return cudaSuccess;
+  }
+  if (temp_storage_bytes < needed) return cudaErrorInvalidValue;
+  if (merge_argument_error(args) != nullptr) return cudaErrorInvalidValue;
+  if (count_out == nullptr) return cudaErrorInvalidValue;
+  if constexpr (Args::paired) {
+    if (total > 0 && is_null(args.partner_out)) return cudaErrorInvalidValue;
+  }
+
+  auto* splits = static_cast<split<index_t>*>(temp_storage);
+  auto* prefix_words = reinterpret_cast<unsigned long long*>(static_cast<char*>(temp_storage) + splits_bytes);
+  if (kind == strategy::naive) {
+    return launch_set_op<policy, false>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
+  }
+  // The ring buffers of strategy::circular need a block's outputs to start where its
+  // predecessor's end, which a data-dependent size only tells after the fact; the set
+  // operations therefore run the tiled kernel for both tiled and circular.
+  return launch_set_op<policy, true>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
+}
+
+}  // namespace corank::detail

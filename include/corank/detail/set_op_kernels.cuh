@@ -1,0 +1,157 @@
+#pragma once
+// The kernels of operations whose output size depends on the data (the set operations,
+// and any op without output_size_is_input_size). The input path is cut into tiles of
+// equal length on the op's path (balanced for the set operations); each block takes one
+// tile, walks it with the op, compacts what was written, finds the tile's output offset
+// by decoupled look-back and stores it coalesced. Inputs are read from DRAM once.
+
+#include <corank/balanced_path.hpp>
+#include <corank/detail/block_walk.cuh>
+#include <corank/detail/look_back.cuh>
+#include <corank/detail/merge_args.hpp>
+#include <corank/detail/tile_storage.cuh>
+
+#include <cub/block/block_scan.cuh>
+
+#include <iterator>
+
+namespace corank::detail {
+
+// A set operation's arguments: a merge's, plus the matched B values of the paired forms.
+template <class Base, class PartnerOut>
+struct set_args : Base {
+  PartnerOut partner_out;
+
+  static constexpr bool paired = is_used_v<PartnerOut>;
+  static constexpr bool writes_keys = is_used_v<decltype(Base::keys_out)>;
+  using partner_type = typename std::conditional_t<paired, std::iterator_traits<decltype(Base::values_b)>,
+                                                   std::iterator_traits<const char*>>::value_type;
+};
+
+// The split of every tile boundary on the op's path (tiles + 1 of them).
+template <class Op, class Args, class Compare>
+__global__ void __launch_bounds__(256)
+    tile_splits_kernel(Args args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile) {
+  const index_t t = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t > tiles) return;
+  const index_t total = args.size_a + args.size_b;
+  const index_t diagonal = t * items_per_tile < total ? t * items_per_tile : total;
+  splits[t] = path_split<Op::partition>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+}
+
+template <class Policy, class Key, class Value, class Partner, bool WithValues, bool Paired>
+struct set_tile_storage {
+  static constexpr int threads = Policy::threads_per_block;
+  // A tile's window is items_per_tile + 1 long at most (a boundary moves back one step).
+  static constexpr int window = Policy::items_per_tile + 2;
+  using block_scan = cub::BlockScan<index_t, threads>;
+
+  uninitialized_array<Key, window> keys;  // the window (A's part, then B's); then the outputs
+  uninitialized_array<Value, WithValues ? window : 1> values;
+  uninitialized_array<Partner, Paired ? window : 1> partners;
+  split<int> splits[threads + 1];
+  typename block_scan::TempStorage scan;
+  index_t tile_offset;
+};
+
+// Staged: the tile's window is loaded into shared memory (strategy::tiled, ::circular);
+// otherwise threads search and walk global memory directly (strategy::naive).
+template <class Policy, bool Staged, class Op, class Args, class Compare>
+__global__ void __launch_bounds__(Policy::threads_per_block)
+    set_op_kernel(Op op, Args args, Compare comp, const split<index_t>* tile_splits,
+                  tile_prefix_state prefix_state, index_t* count_out, int tiles) {
+  using key_type = typename Args::key_type;
+  using value_type = typename Args::value_type;
+  using partner_type = typename Args::partner_type;
+  constexpr bool with_values = Args::with_values;
+  constexpr int threads = Policy::threads_per_block;
+  constexpr int items = Policy::items_per_thread;
+  constexpr int steps = items + 2;  // a thread's piece is at most items + 2 long
+  using storage = set_tile_storage<Policy, key_type, value_type, partner_type, with_values, Args::paired>;
+  extern __shared__ unsigned char shared_bytes[];
+  storage& shared = *reinterpret_cast<storage*>(shared_bytes);
+  const int tid = threadIdx.x;
+  const int tile = blockIdx.x;
+
+  const split<index_t> begin = tile_splits[tile];
+  const split<index_t> end = tile_splits[tile + 1];
+  const int a_size = int(end.a - begin.a);
+  const int b_size = int(end.b - begin.b);
+
+  // The window: staged in shared memory, or read in place.
+  auto a_keys = [&] {
+    if constexpr (Staged) return shared.keys.data(); else return args.keys_a + begin.a;
+  }();
+  auto b_keys = [&] {
+    if constexpr (Staged) return shared.keys.data() + a_size; else return args.keys_b + begin.b;
+  }();
+  if constexpr (Staged) {
+    for (int e = tid; e < a_size + b_size; e += threads) {
+      shared.keys[e] = e < a_size ? key_type(args.keys_a[begin.a + e]) : key_type(args.keys_b[begin.b + (e - a_size)]);
+    }
+    __syncthreads();
+  }
+
+  // Thread level: each thread's split of the window; its end is its neighbour's start.
+  const int diagonal = tid * items < a_size + b_size ? tid * items : a_size + b_size;
+  shared.splits[tid] = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
+  if (tid == 0) shared.splits[threads] = {a_size, b_size};
+  __syncthreads();
+  const split<int> from = shared.splits[tid];
+  const split<int> to = shared.splits[tid + 1];
+  thread_outputs<key_type, steps> out;
+  walk_tile<steps>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out);
+
+  // Values straight from global memory, gathered by what the walk recorded.
+  value_type values[with_values ? steps : 1];
+  partner_type partners[Args::paired ? steps : 1];
+  if constexpr (with_values) {
+    CORANK_PRAGMA_UNROLL
+    for (int v = 0; v < steps; ++v) {
+      if (out.written >> v & 1) {
+        const index_t b_index = begin.b + out.partner[v];
+        if (out.combined >> v & 1) {
+          values[v] = combine_values(op, args.values_a[begin.a + out.index[v]], args.values_b[b_index]);
+        } else if (out.from_b >> v & 1) {
+          values[v] = args.values_b[begin.b + out.index[v]];
+        } else {
+          values[v] = args.values_a[begin.a + out.index[v]];
+        }
+        if constexpr (Args::paired) partners[v] = args.values_b[b_index];
+      }
+    }
+  }
+
+  // Block scan of the counts, then the look-back for the tile's place in the output.
+  const int count = __popc(out.written);
+  index_t rank = 0, tile_count = 0;
+  typename storage::block_scan(shared.scan).ExclusiveSum(index_t(count), rank, tile_count);
+  if (tid < 32) {
+    const index_t offset = prefix_state.exclusive_prefix(tile, tile_count);
+    if (tid == 0) {
+      shared.tile_offset = offset;
+      if (tile == tiles - 1) *count_out = offset + tile_count;
+    }
+  }
+  __syncthreads();  // also: every thread is done reading the window before it is reused
+  const index_t tile_offset = shared.tile_offset;
+  if constexpr (Args::writes_keys) {  // count-only forms stop here
+    CORANK_PRAGMA_UNROLL
+    for (int v = 0; v < steps; ++v) {
+      if (out.written >> v & 1) {
+        shared.keys[int(rank)] = out.keys[v];
+        if constexpr (with_values) shared.values[int(rank)] = values[v];
+        if constexpr (Args::paired) shared.partners[int(rank)] = partners[v];
+        ++rank;
+      }
+    }
+    __syncthreads();
+    for (int e = tid; e < tile_count; e += threads) {
+      args.keys_out[tile_offset + e] = shared.keys[e];
+      if constexpr (with_values) args.values_out[tile_offset + e] = shared.values[e];
+      if constexpr (Args::paired) args.partner_out[tile_offset + e] = shared.partners[e];
+    }
+  }
+}
+
+}  // namespace corank::detail

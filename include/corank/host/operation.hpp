@@ -1,0 +1,137 @@
+#pragma once
+// Running any merge-path op on CPU threads: the CPU backend of operation.cuh, with the
+// same runners, ops and results. Each thread takes an equal piece of the op's path, found
+// by the same split search as the GPU; a first pass counts each piece's outputs, a second
+// writes them at their offsets. `threads` == 0 uses every hardware thread. Returns the
+// output end(s); bad arguments throw std::invalid_argument.
+
+#include <corank/balanced_path.hpp>
+#include <corank/comparators.hpp>
+#include <corank/config.hpp>
+#include <corank/detail/host_partitions.hpp>
+#include <corank/detail/merge_args.hpp>
+#include <corank/detail/serial_walk.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace corank::host {
+
+namespace detail {
+
+using corank::detail::unused;
+
+template <class Op, class Args, class PartnerOut, class Compare>
+index_t run_counted(const char* context, const Op& op, const Args& args, PartnerOut partner_out, Compare comp,
+                    unsigned threads) {
+  if (const char* problem = corank::detail::merge_argument_error(args)) {
+    throw std::invalid_argument(std::string(context) + ": " + problem);
+  }
+  const index_t total = args.size_a + args.size_b;
+  const unsigned pieces = corank::detail::host_thread_count(total, threads);
+  // Each piece walks from the split of its first diagonal to the split of its last.
+  auto walk_piece = [&](index_t begin, index_t end, auto keys_out, auto values_out, auto partners) {
+    const auto from = path_split<Op::partition>(begin, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+    const auto to = path_split<Op::partition>(end, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+    return corank::detail::walk_partition(op, comp, args.keys_a, from.a, to.a, args.keys_b, from.b, to.b,
+                                          args.values_a, args.values_b, keys_out, values_out, partners);
+  };
+  std::vector<index_t> offsets(pieces + 1, 0);
+  corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t begin, index_t end) {
+    offsets[p + 1] = walk_piece(begin, end, unused{}, unused{}, unused{});
+  });
+  for (unsigned p = 0; p < pieces; ++p) offsets[p + 1] += offsets[p];
+  if constexpr (corank::detail::is_used_v<decltype(args.keys_out)>) {
+    corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t begin, index_t end) {
+      const index_t at = offsets[p];
+      auto values_out = [&] {
+        if constexpr (Args::with_values) return args.values_out + at; else return unused{};
+      }();
+      auto partners = [&] {
+        if constexpr (corank::detail::is_used_v<PartnerOut>) return partner_out + at; else return unused{};
+      }();
+      walk_piece(begin, end, args.keys_out + at, values_out, partners);
+    });
+  }
+  return offsets[pieces];
+}
+
+template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut>
+auto make_args(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, ValuesA values_a, ValuesB values_b,
+               KeysOut keys_out, ValuesOut values_out) {
+  return corank::detail::merge_args<KeysA, KeysB, ValuesA, ValuesB, KeysOut, ValuesOut>{
+      a_first, index_t(a_last - a_first), b_first, index_t(b_last - b_first), values_a, values_b, keys_out,
+      values_out};
+}
+
+}  // namespace detail
+
+template <class Op>
+struct keys_operation {
+  Op op{};
+  template <class KeysA, class KeysB, class KeysOut, class Compare = corank::less>
+  KeysOut operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, KeysOut out, Compare comp = {},
+                     unsigned threads = 0) const {
+    using detail::unused;
+    const auto args = detail::make_args(a_first, a_last, b_first, b_last, unused{}, unused{}, out, unused{});
+    return out + detail::run_counted("corank::host::keys_operation", op, args, unused{}, comp, threads);
+  }
+};
+
+template <class Op>
+struct by_key_operation {
+  Op op{};
+  template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
+            class Compare = corank::less>
+  std::pair<KeysOut, ValuesOut> operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last,
+                                           ValuesA a_values, ValuesB b_values, KeysOut keys_out,
+                                           ValuesOut values_out, Compare comp = {}, unsigned threads = 0) const {
+    const auto args = detail::make_args(a_first, a_last, b_first, b_last, a_values, b_values, keys_out, values_out);
+    const index_t count =
+        detail::run_counted("corank::host::by_key_operation", op, args, detail::unused{}, comp, threads);
+    return {keys_out + count, values_out + count};
+  }
+};
+
+template <class Op>
+struct count_operation {
+  Op op{};
+  template <class KeysA, class KeysB, class Compare = corank::less>
+  index_t operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, Compare comp = {},
+                     unsigned threads = 0) const {
+    using detail::unused;
+    const auto args = detail::make_args(a_first, a_last, b_first, b_last, unused{}, unused{}, unused{}, unused{});
+    return detail::run_counted("corank::host::count_operation", op, args, unused{}, comp, threads);
+  }
+};
+
+template <class Op>
+struct paired_by_key_operation {
+  Op op{};
+  template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
+            class BValuesOut, class Compare = corank::less>
+  std::tuple<KeysOut, ValuesOut, BValuesOut> operator()(KeysA a_first, KeysA a_last, KeysB b_first,
+                                                        KeysB b_last, ValuesA a_values, ValuesB b_values,
+                                                        KeysOut keys_out, ValuesOut values_out,
+                                                        BValuesOut b_values_out, Compare comp = {},
+                                                        unsigned threads = 0) const {
+    const auto args = detail::make_args(a_first, a_last, b_first, b_last, a_values, b_values, keys_out, values_out);
+    if (args.size_a + args.size_b > 0 && corank::detail::is_null(b_values_out)) {
+      throw std::invalid_argument(
+          "corank::host::paired_by_key_operation: the B value output is a null pointer with a nonzero size");
+    }
+    const index_t count =
+        detail::run_counted("corank::host::paired_by_key_operation", op, args, b_values_out, comp, threads);
+    return {keys_out + count, values_out + count, b_values_out + count};
+  }
+};
+
+template <class Op> keys_operation(Op) -> keys_operation<Op>;
+template <class Op> by_key_operation(Op) -> by_key_operation<Op>;
+template <class Op> count_operation(Op) -> count_operation<Op>;
+template <class Op> paired_by_key_operation(Op) -> paired_by_key_operation<Op>;
+
+}  // namespace corank::host
