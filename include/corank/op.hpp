@@ -15,7 +15,11 @@
 //   static constexpr bool output_size_is_input_size;       // true: every step writes one
 //                                                          // element and consumes one
 //   CORANK_HOST_DEVICE action operator()(relation) const;
-// and, if any action writes `emit::combined`, a value combiner
+// An op may instead take `(relation, bool new_key)`: new_key is true when the key of the
+// step's front differs from the last key consumed on the path (or nothing precedes it),
+// which is what an op needs to write each distinct key once. Only the data-dependent
+// kernels (operation.cuh) run such ops.
+// And, if any action writes `emit::combined`, a value combiner
 //   template <class V> CORANK_HOST_DEVICE V combine(const V& a_value, const V& b_value) const;
 // The key written for `emit::combined` is A's key; an op without `combine` writes A's value.
 
@@ -53,12 +57,22 @@ CORANK_HOST_DEVICE constexpr action take_b() { return {emit::b, advance::b}; }
 CORANK_HOST_DEVICE constexpr action skip_a() { return {emit::nothing, advance::a}; }
 CORANK_HOST_DEVICE constexpr action skip_b() { return {emit::nothing, advance::b}; }
 
-// Compile-time check that a type models the op concept; gives a readable error.
+// Compile-time check that a type models the op concept; false (not a hard error) for a
+// type that lacks a member, so the framework's static_assert gives a readable message.
+template <class Op, class = void>
+struct is_merge_path_op : std::false_type {};
 template <class Op>
-constexpr bool is_merge_path_op_v =
-    std::is_same_v<std::remove_cv_t<decltype(Op::partition)>, partitioning> &&
-    std::is_same_v<std::remove_cv_t<decltype(Op::output_size_is_input_size)>, bool> &&
-    std::is_same_v<decltype(std::declval<const Op&>()(relation::a_first)), action>;
+struct is_merge_path_op<Op, std::void_t<decltype(Op::partition), decltype(Op::output_size_is_input_size)>>
+    : std::bool_constant<std::is_same_v<std::remove_cv_t<decltype(Op::partition)>, partitioning> &&
+                         std::is_same_v<std::remove_cv_t<decltype(Op::output_size_is_input_size)>, bool> &&
+                         (std::is_invocable_r_v<action, const Op&, relation> ||
+                          std::is_invocable_r_v<action, const Op&, relation, bool>)> {};
+template <class Op>
+inline constexpr bool is_merge_path_op_v = is_merge_path_op<Op>::value;
+
+// True for ops that take (relation, bool new_key).
+template <class Op>
+inline constexpr bool sees_run_starts_v = std::is_invocable_r_v<action, const Op&, relation, bool>;
 
 // The value written for emit::combined.
 template <class Op, class Value, class = void>

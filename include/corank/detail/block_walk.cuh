@@ -19,11 +19,17 @@ struct thread_outputs {
 };
 
 // Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
-// operator[]: shared-memory views or global iterators).
+// operator[]: shared-memory views or global iterators). For run-aware ops, `a_before` and
+// `b_before` say whether the windows' element -1 exists (the window does not start its input).
 template <int Steps, class Op, class Compare, class WindowA, class WindowB, class Key>
 __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const WindowA& a, int i, int i_end,
                                           const WindowB& b, int j, int j_end,
-                                          thread_outputs<Key, Steps>& out) {
+                                          thread_outputs<Key, Steps>& out, bool a_before = false,
+                                          bool b_before = false) {
+  run_tracker<Key> runs{i > 0 || j > 0 || a_before || b_before, {}};
+  if constexpr (sees_run_starts_v<Op>) {
+    runs.previous = key_before<Key>(a, i, i > 0 || a_before, b, j, j > 0 || b_before, comp);
+  }
   // The fronts stay in registers; each step reads only the element behind the one taken.
   Key a_front = i < i_end ? Key(a[i]) : Key{};
   Key b_front = j < j_end ? Key(b[j]) : Key{};
@@ -33,7 +39,12 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
       const relation r = i >= i_end   ? relation::b_first
                          : j >= j_end ? relation::a_first
                                       : relate<Op::partition>(a_front, b_front, comp);
-      const action act = op(r);
+      action act;
+      if constexpr (sees_run_starts_v<Op>) {
+        act = runs.ask(op, r, r == relation::b_first ? b_front : a_front, comp);
+      } else {
+        act = op(r);
+      }
       const bool take_b = act.write == emit::b;
       out.keys[v] = take_b ? b_front : a_front;
       out.index[v] = take_b ? j : i;

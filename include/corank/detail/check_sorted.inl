@@ -2,14 +2,17 @@
 // Bodies of check_sorted.cuh.
 
 #include <corank/detail/iterators.hpp>
-#include <corank/detail/two_phase.hpp>
 
 #include <string>
 
 namespace corank {
 namespace detail {
 
-__global__ void set_index_kernel(index_t* target, index_t value) { *target = value; }
+// A template, so that several translation units can include this header.
+template <class Index>
+__global__ void set_index_kernel(Index* target, Index value) {
+  *target = value;
+}
 
 template <class Keys, class Compare>
 __global__ void __launch_bounds__(256)
@@ -59,15 +62,20 @@ cudaError_t find_unsorted(void* temp_storage, std::size_t& temp_storage_bytes, K
 template <class Keys, class Compare>
 index_t find_unsorted(Keys first, Keys last, Compare comp, cudaStream_t stream) {
   constexpr const char* context = "corank::find_unsorted";
-  index_t* result = nullptr;
-  CORANK_TRY(cudaMallocAsync(reinterpret_cast<void**>(&result), sizeof(index_t), stream), context);
-  detail::run_two_phase(context, stream, [&](void* temp, std::size_t& bytes) {
-    return device::find_unsorted(temp, bytes, first, index_t(last - first), result, comp, stream);
-  });
+  const index_t size = last - first;
+  std::size_t bytes = 0;
+  CORANK_TRY(device::find_unsorted(nullptr, bytes, first, size, nullptr, comp, stream), context);
+  // One allocation: the result, then the temporary storage; freed on every path.
+  void* block = nullptr;
+  CORANK_TRY(cudaMallocAsync(&block, sizeof(index_t) + bytes, stream), context);
+  auto* result = static_cast<index_t*>(block);
   index_t host_result = 0;
-  const cudaError_t copied = cudaMemcpyAsync(&host_result, result, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
-  const cudaError_t freed = cudaFreeAsync(result, stream);
-  CORANK_TRY(copied, context);
+  cudaError_t status = device::find_unsorted(result + 1, bytes, first, size, result, comp, stream);
+  if (status == cudaSuccess) {
+    status = cudaMemcpyAsync(&host_result, result, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
+  }
+  const cudaError_t freed = cudaFreeAsync(block, stream);
+  CORANK_TRY(status, context);
   CORANK_TRY(freed, context);
   CORANK_TRY(cudaStreamSynchronize(stream), context);
   return host_result;

@@ -10,6 +10,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <limits>
 
@@ -19,15 +21,33 @@ namespace corank::detail {
 // null pointer always means "query".
 inline constexpr std::size_t merge_temp_bytes = 1;
 
-template <class Kernel>
-cudaError_t resident_blocks_per_sm(Kernel kernel, int threads, std::size_t shared_bytes, int& blocks) {
-  if (shared_bytes > 48 * 1024) {
-    const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(shared_bytes));
+// How many blocks of one kernel fit on a multiprocessor, found once per device: the
+// shared-memory opt-in and the occupancy query cost microseconds, which small operations
+// would notice. One cache per kernel instantiation (it is a static of the caller).
+class occupancy_cache {
+ public:
+  template <class Kernel>
+  cudaError_t blocks_per_sm(Kernel kernel, int threads, std::size_t shared_bytes, int& blocks) {
+    int device = 0;
+    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    if (device < 0 || device >= max_devices) return cudaErrorInvalidDevice;
+    if ((blocks = known_[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+    if (shared_bytes > 48 * 1024) {
+      const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(shared_bytes));
+      if (e != cudaSuccess) return e;
+    }
+    const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes);
     if (e != cudaSuccess) return e;
+    if (blocks < 1) return cudaErrorInvalidConfiguration;
+    known_[device].store(blocks, std::memory_order_relaxed);
+    return cudaSuccess;
   }
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes);
-}
+
+ private:
+  static constexpr int max_devices = 64;
+  std::array<std::atomic<int>, max_devices> known_{};
+};
 
 template <class Policy, bool Circular, class Op, class Args, class Compare>
 cudaError_t launch_tiled_merge(const Op& op, const Args& args, Compare comp, cudaStream_t stream) {
@@ -40,15 +60,16 @@ cudaError_t launch_tiled_merge(const Op& op, const Args& args, Compare comp, cud
   device_limits limits;
   if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
   if (shared_bytes > std::size_t(limits.max_shared_bytes_per_block)) return cudaErrorInvalidConfiguration;
+  static occupancy_cache occupancy;
   int per_sm = 0;
-  if (const cudaError_t e = resident_blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
+  if (const cudaError_t e = occupancy.blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
       e != cudaSuccess)
     return e;
 
   // One wave of resident blocks, each streaming an equal share of whole tiles.
   const index_t total = args.size_a + args.size_b;
   const index_t tiles = (total + Policy::items_per_tile - 1) / Policy::items_per_tile;
-  const index_t resident = index_t(limits.multiprocessors) * (per_sm > 0 ? per_sm : 1);
+  const index_t resident = index_t(limits.multiprocessors) * per_sm;
   const index_t tiles_per_block = (tiles + resident - 1) / resident;
   const index_t blocks = (tiles + tiles_per_block - 1) / tiles_per_block;
   kernel<<<unsigned(blocks), Policy::threads_per_block, shared_bytes, stream>>>(
@@ -72,6 +93,7 @@ cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, 
                            const Args& args, Compare comp, cudaStream_t stream, strategy kind) {
   static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
   static_assert(Op::output_size_is_input_size, "dispatch_merge runs ops whose output size is m + n");
+  static_assert(!sees_run_starts_v<Op>, "run-aware ops run on the data-dependent kernels (operation.cuh)");
   if (temp_storage == nullptr) {
     temp_storage_bytes = merge_temp_bytes;
     return cudaSuccess;

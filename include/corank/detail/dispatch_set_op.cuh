@@ -28,8 +28,10 @@ cudaError_t launch_set_op(const Op& op, const Args& args, Compare comp, split<in
   constexpr std::size_t shared_bytes = sizeof(storage);
   static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
   auto kernel = set_op_kernel<Policy, Staged, Op, Args, Compare>;
+  // Only for the shared-memory opt-in: one block per tile, the hardware schedules them.
+  static occupancy_cache occupancy;
   int per_sm = 0;
-  if (const cudaError_t e = resident_blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
+  if (const cudaError_t e = occupancy.blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
       e != cudaSuccess)
     return e;
 

@@ -7,6 +7,7 @@
 #include <corank/config.hpp>
 #include <corank/op.hpp>
 
+#include <iterator>
 #include <type_traits>
 
 namespace corank::detail {
@@ -30,6 +31,32 @@ CORANK_HOST_DEVICE relation relate(const KeyA& a, const KeyB& b, Compare& comp) 
   return relation::a_first;
 }
 
+// What a run-aware op needs across steps: the last key consumed on the path.
+template <class Key>
+struct run_tracker {
+  bool has_previous;
+  Key previous;
+
+  template <class Op, class Compare>
+  CORANK_HOST_DEVICE action ask(const Op& op, relation r, const Key& front, Compare& comp) {
+    const bool new_key = !has_previous || comp(previous, front);
+    has_previous = true;
+    previous = front;
+    return op(r, new_key);
+  }
+};
+
+// The last key consumed before (i, j) on the path: the larger of A[i - 1] and B[j - 1].
+// `a_before`/`b_before` say whether those elements exist.
+CORANK_EXEC_CHECK_DISABLE
+template <class Key, class KeysA, class KeysB, class Index, class Compare>
+CORANK_HOST_DEVICE Key key_before(const KeysA& a, Index i, bool a_before, const KeysB& b, Index j, bool b_before,
+                                  Compare& comp) {
+  if (!a_before) return b_before ? Key(b[j - 1]) : Key{};
+  if (!b_before) return Key(a[i - 1]);
+  return comp(a[i - 1], b[j - 1]) ? Key(b[j - 1]) : Key(a[i - 1]);
+}
+
 // Walks A[i, i_end) and B[j, j_end) to the end and returns the number of outputs. Keys go
 // to `keys_out`, values to `values_out`, and (paired forms) the matched B element's value to
 // `partner_out`; any of them may be `unused` (a count-only walk writes nothing).
@@ -40,12 +67,20 @@ CORANK_HOST_DEVICE index_t walk_partition(const Op& op, Compare comp, KeysA keys
                                           index_t i_end, KeysB keys_b, index_t j, index_t j_end,
                                           ValuesA values_a, ValuesB values_b, KeysOut keys_out,
                                           ValuesOut values_out, PartnerOut partner_out = {}) {
+  using key_type = std::decay_t<decltype(keys_a[i])>;  // anything indexable, not only iterators
+  run_tracker<key_type> runs{i > 0 || j > 0, {}};
+  if constexpr (sees_run_starts_v<Op>) runs.previous = key_before<key_type>(keys_a, i, i > 0, keys_b, j, j > 0, comp);
   index_t written = 0;
   while (i < i_end || j < j_end) {
     const relation r = i >= i_end   ? relation::b_first
                        : j >= j_end ? relation::a_first
                                     : relate<Op::partition>(keys_a[i], keys_b[j], comp);
-    const action act = op(r);
+    action act;
+    if constexpr (sees_run_starts_v<Op>) {
+      act = runs.ask(op, r, r == relation::b_first ? key_type(keys_b[j]) : key_type(keys_a[i]), comp);
+    } else {
+      act = op(r);
+    }
     if (act.write != emit::nothing) {
       const bool take_b = act.write == emit::b;
       if constexpr (is_used_v<KeysOut>) {

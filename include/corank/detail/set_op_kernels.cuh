@@ -42,11 +42,13 @@ __global__ void __launch_bounds__(256)
 template <class Policy, class Key, class Value, class Partner, bool WithValues, bool Paired>
 struct set_tile_storage {
   static constexpr int threads = Policy::threads_per_block;
-  // A tile's window is items_per_tile + 1 long at most (a boundary moves back one step).
-  static constexpr int window = Policy::items_per_tile + 2;
+  // A tile's window is items_per_tile + 1 long at most (a boundary moves back one step),
+  // plus, for run-aware ops, the element before each side's window.
+  static constexpr int window = Policy::items_per_tile + 4;
   using block_scan = cub::BlockScan<index_t, threads>;
 
-  uninitialized_array<Key, window> keys;  // the window (A's part, then B's); then the outputs
+  // [A before, A's window, B before, B's window]; after the walk, the outputs
+  uninitialized_array<Key, window> keys;
   uninitialized_array<Value, WithValues ? window : 1> values;
   uninitialized_array<Partner, Paired ? window : 1> partners;
   split<int> splits[threads + 1];
@@ -78,16 +80,25 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
   const int a_size = int(end.a - begin.a);
   const int b_size = int(end.b - begin.b);
 
-  // The window: staged in shared memory, or read in place.
+  // The window: staged in shared memory, or read in place. Element -1 of each side is
+  // the one before the window, which run-aware ops look at.
   auto a_keys = [&] {
-    if constexpr (Staged) return shared.keys.data(); else return args.keys_a + begin.a;
+    if constexpr (Staged) return shared.keys.data() + 1; else return args.keys_a + begin.a;
   }();
   auto b_keys = [&] {
-    if constexpr (Staged) return shared.keys.data() + a_size; else return args.keys_b + begin.b;
+    if constexpr (Staged) return shared.keys.data() + a_size + 2; else return args.keys_b + begin.b;
   }();
   if constexpr (Staged) {
     for (int e = tid; e < a_size + b_size; e += threads) {
-      shared.keys[e] = e < a_size ? key_type(args.keys_a[begin.a + e]) : key_type(args.keys_b[begin.b + (e - a_size)]);
+      if (e < a_size) {
+        a_keys[e] = args.keys_a[begin.a + e];
+      } else {
+        b_keys[e - a_size] = args.keys_b[begin.b + (e - a_size)];
+      }
+    }
+    if constexpr (sees_run_starts_v<Op>) {
+      if (tid == 0 && begin.a > 0) a_keys[-1] = args.keys_a[begin.a - 1];
+      if (tid == 1 && begin.b > 0) b_keys[-1] = args.keys_b[begin.b - 1];
     }
     __syncthreads();
   }
@@ -100,7 +111,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
   const split<int> from = shared.splits[tid];
   const split<int> to = shared.splits[tid + 1];
   thread_outputs<key_type, steps> out;
-  walk_tile<steps>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out);
+  walk_tile<steps>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out, begin.a > 0, begin.b > 0);
 
   // Values straight from global memory, gathered by what the walk recorded.
   value_type values[with_values ? steps : 1];

@@ -1,0 +1,966 @@
+// The merge benchmark: corank's three strategies against CUB, Thrust and a device-to-device
+// copy of the same bytes, in one process, for int32 keys, int64 keys and int32 keys with
+// int32 values, at 2^16 .. 2^28 elements per input. RESULTS.md has the command, NOTES.md
+// the analysis.
+//
+// How it measures (DESIGN.md section 8):
+//  - bytes = (m + n) * (key [+ value] size) * 2: the inputs read once, the output written
+//    once. The copy row moves the same bytes: one cudaMemcpyAsync of (m + n) elements.
+//  - every run is bracketed by CUDA events; the table gives the median of the timed runs,
+//    after warm-up runs. Before every run, outside the events, a kernel reads a scratch
+//    buffer three times the size of L2, so no run finds its data in L2 (and the previous
+//    run's dirty output lines are written back then, not inside the next run). Working
+//    sets that fit in twice the L2 also rotate over two buffer sets.
+//  - every implementation's output is checked once per size against CUB's, after the
+//    output buffer was overwritten with a pattern, so a kernel that writes nothing fails.
+//    CUB's own output is checked to be sorted (and, with values, stable).
+//  - corank and CUB get preallocated temporary storage. Thrust allocates its own
+//    (cudaMalloc/cudaFree) and synchronizes inside every call; that time is part of its
+//    measurement, as it is part of a Thrust user's.
+
+#include <corank/merge.cuh>
+
+#include <cub/device/device_merge.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cuda/std/functional>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/merge.h>
+#include <thrust/mismatch.h>
+
+#include <fmt/format.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <exception>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using corank::index_t;
+
+constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+
+// ---------------------------------------------------------------------------------------
+// Errors and device memory
+
+class cuda_failure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// cudaMalloc failed for lack of memory: the case is skipped, not failed.
+class device_memory_exhausted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void check(cudaError_t code, const char* what) {
+  if (code != cudaSuccess) {
+    throw cuda_failure(fmt::format("{}: {} ({})", what, cudaGetErrorString(code), cudaGetErrorName(code)));
+  }
+}
+#define BENCH_CHECK(call) check((call), #call)
+
+class device_buffer {
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes == 0) return;
+    const cudaError_t e = cudaMalloc(&data_, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky; clear it
+      data_ = nullptr;
+      throw device_memory_exhausted(fmt::format("cudaMalloc of {:.2f} GiB failed", bytes / gib));
+    }
+    check(e, "cudaMalloc");
+  }
+  ~device_buffer() {
+    if (data_ != nullptr) cudaFree(data_);
+  }
+  device_buffer(device_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  device_buffer& operator=(device_buffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(bytes_, other.bytes_);
+    return *this;
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+
+  template <class T = void>
+  T* get() const {
+    return static_cast<T*>(data_);
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Kernels: input generation and the L2 flush
+
+__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Uniform over the whole range of Key: the low bits of a hash of the index.
+template <class Key>
+__global__ void random_keys_kernel(Key* keys, index_t count, std::uint64_t seed) {
+  using bits = std::make_unsigned_t<Key>;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
+       i += index_t(gridDim.x) * blockDim.x) {
+    keys[i] = static_cast<Key>(static_cast<bits>(splitmix64(seed ^ (std::uint64_t(i) * 0xd6e8feb86659fd93ull))));
+  }
+}
+
+// Values are the element's origin: A's i-th is i, B's j-th is m + j. A stable merge then
+// orders equal keys by value, which is how the reference's stability is checked.
+template <class Value>
+__global__ void origin_values_kernel(Value* values, index_t count, index_t first) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
+       i += index_t(gridDim.x) * blockDim.x) {
+    values[i] = static_cast<Value>(first + i);
+  }
+}
+
+// Reads every byte of `data`. The buffer holds zeros, so the store never happens, but the
+// compiler cannot know that and keeps the loads.
+__global__ void read_to_evict_kernel(const uint4* data, std::size_t count, unsigned* sink) {
+  unsigned acc = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = data[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x2545f491u) *sink = acc;
+}
+
+// ---------------------------------------------------------------------------------------
+// Options
+
+enum class impl_kind { copy, cub, thrust, naive, tiled, circular };
+constexpr impl_kind all_impls[] = {impl_kind::copy,  impl_kind::cub,   impl_kind::thrust,
+                                   impl_kind::naive, impl_kind::tiled, impl_kind::circular};
+
+const char* to_string(impl_kind kind) {
+  switch (kind) {
+    case impl_kind::copy: return "copy";
+    case impl_kind::cub: return "cub";
+    case impl_kind::thrust: return "thrust";
+    case impl_kind::naive: return "naive";
+    case impl_kind::tiled: return "tiled";
+    case impl_kind::circular: return "circular";
+  }
+  return "?";
+}
+
+enum class case_kind { keys_i32, keys_i64, pairs_i32_i32 };
+
+const char* to_string(case_kind kind) {
+  switch (kind) {
+    case case_kind::keys_i32: return "i32";
+    case case_kind::keys_i64: return "i64";
+    case case_kind::pairs_i32_i32: return "i32:i32";
+  }
+  return "?";
+}
+
+struct options {
+  int min_log = 16;
+  int max_log = 28;
+  int log_step = 2;
+  int runs = 50;
+  int warmup = 3;
+  std::vector<case_kind> types{case_kind::keys_i32, case_kind::keys_i64, case_kind::pairs_i32_i32};
+  std::vector<impl_kind> impls{std::begin(all_impls), std::end(all_impls)};
+  std::string json_path;
+  std::string command;
+};
+
+constexpr const char* usage_text = R"(usage: corank_merge_bench [options]
+
+Times a stable merge of two sorted inputs of 2^k elements each: corank (naive, tiled and
+circular strategies, two-phase API), cub::DeviceMerge, thrust::merge[_by_key] and a
+device-to-device copy of the same bytes. Outputs are checked against CUB's.
+
+options:
+  --min-log K       smallest size, 2^K elements per input        (default 16)
+  --max-log K       largest size, 2^K elements per input         (default 28)
+  --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
+  --types LIST      comma-separated: i32, i64, i32:i32           (default all three)
+                    (also: int32, int64, pairs)
+  --impls LIST      comma-separated: naive, tiled, circular, thrust
+                    (copy and cub always run: they are the baselines) (default all)
+  --runs N          timed runs per measurement; fewer above 2^24:
+                    N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10)
+                                                                 (default 50)
+  --warmup N        untimed runs before timing                   (default 3)
+  --json FILE       also write every result to FILE (rewritten after each size)
+  -h, --help        this text
+)";
+
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+int parse_int(const std::string& flag, const std::string& text, int low, int high) {
+  std::size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty()) throw usage_error(fmt::format("{}: '{}' is not an integer", flag, text));
+  if (value < low || value > high)
+    throw usage_error(fmt::format("{}: {} is outside [{}, {}]", flag, value, low, high));
+  return int(value);
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    if (end > begin) parts.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return parts;
+}
+
+options parse_options(int argc, char** argv) {
+  options opt;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) opt.command += ' ';
+    const std::string arg = argv[i];
+    opt.command += arg.find_first_of(" \t\"'") == std::string::npos ? arg : "'" + arg + "'";
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+      has_value = true;
+    }
+    if (flag == "-h" || flag == "--help") {
+      std::fputs(usage_text, stdout);
+      std::exit(0);
+    }
+    auto next = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) throw usage_error(fmt::format("{} needs a value", flag));
+      return argv[++i];
+    };
+    if (flag == "--min-log") {
+      opt.min_log = parse_int(flag, next(), 1, 32);
+    } else if (flag == "--max-log") {
+      opt.max_log = parse_int(flag, next(), 1, 32);
+    } else if (flag == "--log-step") {
+      opt.log_step = parse_int(flag, next(), 1, 32);
+    } else if (flag == "--runs") {
+      opt.runs = parse_int(flag, next(), 1, 100000);
+    } else if (flag == "--warmup") {
+      opt.warmup = parse_int(flag, next(), 0, 1000);
+    } else if (flag == "--json") {
+      opt.json_path = next();
+    } else if (flag == "--types") {
+      opt.types.clear();
+      for (const std::string& t : split_commas(next())) {
+        if (t == "i32" || t == "int32") {
+          opt.types.push_back(case_kind::keys_i32);
+        } else if (t == "i64" || t == "int64") {
+          opt.types.push_back(case_kind::keys_i64);
+        } else if (t == "i32:i32" || t == "int32:int32" || t == "pairs") {
+          opt.types.push_back(case_kind::pairs_i32_i32);
+        } else {
+          throw usage_error(fmt::format("--types: unknown type '{}' (i32, i64, i32:i32)", t));
+        }
+      }
+      if (opt.types.empty()) throw usage_error("--types: empty list");
+    } else if (flag == "--impls") {
+      opt.impls = {impl_kind::copy, impl_kind::cub};
+      for (const std::string& name : split_commas(next())) {
+        bool known = false;
+        for (impl_kind kind : all_impls) {
+          if (name == to_string(kind)) {
+            known = true;
+            if (std::find(opt.impls.begin(), opt.impls.end(), kind) == opt.impls.end()) opt.impls.push_back(kind);
+          }
+        }
+        if (!known) throw usage_error(fmt::format("--impls: unknown implementation '{}'", name));
+      }
+      // Keep the table's fixed order.
+      std::vector<impl_kind> ordered;
+      for (impl_kind kind : all_impls) {
+        if (std::find(opt.impls.begin(), opt.impls.end(), kind) != opt.impls.end()) ordered.push_back(kind);
+      }
+      opt.impls = ordered;
+    } else {
+      throw usage_error(fmt::format("unknown option '{}'", flag));
+    }
+  }
+  if (opt.min_log > opt.max_log) throw usage_error("--min-log is larger than --max-log");
+  return opt;
+}
+
+// Timed runs for a size: all of them up to 2^24, fewer above, where one run is long
+// enough that its median is stable with fewer samples.
+int runs_for(const options& opt, int log) {
+  if (log <= 24) return opt.runs;
+  const int shift = (log - 23) / 2;
+  return std::max(std::min(opt.runs, 10), opt.runs >> shift);
+}
+
+// ---------------------------------------------------------------------------------------
+// The measuring context: stream, events, the L2 flush
+
+struct bench_context {
+  cudaStream_t stream = nullptr;
+  std::string device_name;
+  int multiprocessors = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t total_memory = 0;
+  device_buffer flush_data;
+  device_buffer flush_sink;
+  std::vector<cudaEvent_t> starts, stops;
+  double copy_peak_gbps = 0;
+
+  void flush_l2() {
+    const std::size_t count = flush_data.bytes() / sizeof(uint4);
+    read_to_evict_kernel<<<unsigned(multiprocessors) * 4, 512, 0, stream>>>(flush_data.get<const uint4>(), count,
+                                                                             flush_sink.get<unsigned>());
+    BENCH_CHECK(cudaPeekAtLastError());
+  }
+
+  unsigned grid_for(index_t count) const {
+    return unsigned(std::max<index_t>(1, std::min<index_t>((count + 255) / 256, index_t(multiprocessors) * 32)));
+  }
+};
+
+struct timing {
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  int runs = 0;
+};
+
+// Enqueues warm-up runs, then timed runs each preceded by an untimed flush, then reads the
+// events once. `run(set)` enqueues one run on ctx.stream using buffer set `set`.
+template <class Run>
+timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run) {
+  if (int(ctx.starts.size()) < runs) {
+    const std::size_t have = ctx.starts.size();
+    ctx.starts.resize(runs);
+    ctx.stops.resize(runs);
+    for (std::size_t r = have; r < std::size_t(runs); ++r) {
+      BENCH_CHECK(cudaEventCreate(&ctx.starts[r]));
+      BENCH_CHECK(cudaEventCreate(&ctx.stops[r]));
+    }
+  }
+  for (int w = 0; w < warmup; ++w) {
+    ctx.flush_l2();
+    run(w % sets);
+  }
+  for (int r = 0; r < runs; ++r) {
+    ctx.flush_l2();
+    BENCH_CHECK(cudaEventRecord(ctx.starts[r], ctx.stream));
+    run(r % sets);
+    BENCH_CHECK(cudaEventRecord(ctx.stops[r], ctx.stream));
+  }
+  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+  std::vector<double> ms(runs);
+  for (int r = 0; r < runs; ++r) {
+    float t = 0;
+    BENCH_CHECK(cudaEventElapsedTime(&t, ctx.starts[r], ctx.stops[r]));
+    ms[r] = t;
+  }
+  std::sort(ms.begin(), ms.end());
+  timing result;
+  result.runs = runs;
+  result.min_ms = ms.front();
+  result.max_ms = ms.back();
+  result.median_ms = runs % 2 == 1 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------
+// Results: the table and the JSON file
+
+struct result_row {
+  std::string type;
+  int log = 0;
+  index_t elements_per_input = 0;
+  std::string impl;
+  timing time;
+  double gbps = 0;
+  double percent_of_copy = 0;
+  double ratio_to_cub = 0;  // CUB time / this time: above 1 is faster than CUB
+  std::string check;        // "OK", "-", or "FAIL: ..."
+};
+
+struct skipped_case {
+  std::string type;
+  int log = 0;
+  std::string reason;
+};
+
+struct report {
+  std::string device;
+  std::string date;
+  std::string command;
+  double copy_peak_gbps = 0;
+  std::vector<result_row> rows;
+  std::vector<skipped_case> skipped;
+  int failures = 0;
+};
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", int(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+void write_json(const std::string& path, const options& opt, const bench_context& ctx, const report& rep) {
+  if (path.empty()) return;
+  std::string text = "{\n";
+  text += fmt::format("  \"device\": {},\n  \"date\": {},\n  \"command\": {},\n", json_string(rep.device),
+                      json_string(rep.date), json_string(rep.command));
+  text += fmt::format(
+      "  \"settings\": {{\"min_log\": {}, \"max_log\": {}, \"log_step\": {}, \"runs\": {}, \"warmup\": {}, "
+      "\"l2_bytes\": {}, \"flush_bytes\": {}, \"bytes_formula\": \"(m + n) * (key [+ value] size) * 2\"}},\n",
+      opt.min_log, opt.max_log, opt.log_step, opt.runs, opt.warmup, ctx.l2_bytes, ctx.flush_data.bytes());
+  text += fmt::format("  \"copy_peak_gbps\": {:.2f},\n  \"results\": [", rep.copy_peak_gbps);
+  for (std::size_t i = 0; i < rep.rows.size(); ++i) {
+    const result_row& r = rep.rows[i];
+    text += fmt::format(
+        "{}\n    {{\"type\": {}, \"log2_elements_per_input\": {}, \"elements_per_input\": {}, "
+        "\"impl\": {}, \"runs\": {}, \"median_ms\": {:.6f}, \"min_ms\": {:.6f}, \"max_ms\": {:.6f}, "
+        "\"gbps\": {:.3f}, \"percent_of_copy\": {:.3f}, \"ratio_to_cub\": {:.4f}, \"check\": {}}}",
+        i == 0 ? "" : ",", json_string(r.type), r.log, r.elements_per_input, json_string(r.impl), r.time.runs,
+        r.time.median_ms, r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_cub,
+        json_string(r.check));
+  }
+  text += "\n  ],\n  \"skipped\": [";
+  for (std::size_t i = 0; i < rep.skipped.size(); ++i) {
+    const skipped_case& s = rep.skipped[i];
+    text += fmt::format("{}\n    {{\"type\": {}, \"log2_elements_per_input\": {}, \"reason\": {}}}",
+                        i == 0 ? "" : ",", json_string(s.type), s.log, json_string(s.reason));
+  }
+  text += fmt::format("\n  ],\n  \"failures\": {}\n}}\n", rep.failures);
+  std::ofstream file(path, std::ios::trunc);
+  file << text;
+  if (!file) fmt::print(stderr, "warning: could not write {}\n", path);
+}
+
+void print_table_header() {
+  fmt::print("{:<8} {:>4} {:>11}  {:<9} {:>4} {:>11} {:>9} {:>7} {:>7}  {}\n", "type", "log2", "elems/input",
+             "impl", "runs", "median ms", "GB/s", "% copy", "vs CUB", "check");
+  std::fflush(stdout);
+}
+
+void print_row(const result_row& r) {
+  fmt::print("{:<8} {:>4} {:>11}  {:<9} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>7.3f}  {}\n", r.type, r.log,
+             r.elements_per_input, r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy,
+             r.ratio_to_cub, r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
+  std::fflush(stdout);
+}
+
+void print_failure(const std::string& what, const std::string& message) {
+  fmt::print("\n!!!!!!!! FAIL: {}: {}\n\n", what, message);
+  std::fflush(stdout);
+}
+
+// ---------------------------------------------------------------------------------------
+// One case: a key type (with or without values) at one size
+
+struct no_values {};
+
+// One buffer set. Input: [A keys | B keys | A values | B values]; output: [keys | values].
+// The copy row copies the whole input block onto the output block: the same bytes.
+template <class Key, class Value>
+struct buffer_set {
+  static constexpr bool with_values = !std::is_same_v<Value, no_values>;
+  static constexpr std::size_t element_bytes = sizeof(Key) + (with_values ? sizeof(Value) : 0);
+
+  index_t m = 0;
+  index_t n = 0;
+  device_buffer input;
+  device_buffer output;
+
+  static std::size_t block_bytes(index_t m, index_t n) { return std::size_t(m + n) * element_bytes; }
+
+  // The reference set has no input block of its own.
+  buffer_set(index_t m_, index_t n_, bool with_input = true)
+      : m(m_), n(n_), input(with_input ? block_bytes(m_, n_) : 0), output(block_bytes(m_, n_)) {}
+
+  Key* a_keys() const { return input.get<Key>(); }
+  Key* b_keys() const { return a_keys() + m; }
+  Value* a_values() const { return reinterpret_cast<Value*>(input.get<char>() + std::size_t(m + n) * sizeof(Key)); }
+  Value* b_values() const { return a_values() + m; }
+  Key* out_keys() const { return output.get<Key>(); }
+  Value* out_values() const {
+    return reinterpret_cast<Value*>(output.get<char>() + std::size_t(m + n) * sizeof(Key));
+  }
+};
+
+template <class Key, class Value>
+struct temp_storage {
+  device_buffer cub;
+  std::size_t cub_bytes = 0;
+  device_buffer corank;
+  std::size_t corank_bytes = 0;
+};
+
+// Enqueues one run of `kind` on `stream`, reading and writing `set`.
+template <class Key, class Value>
+void enqueue(impl_kind kind, const buffer_set<Key, Value>& set, temp_storage<Key, Value>& temp, cudaStream_t stream) {
+  constexpr bool pairs = buffer_set<Key, Value>::with_values;
+  const Key* a = set.a_keys();
+  const Key* b = set.b_keys();
+  const index_t m = set.m;
+  const index_t n = set.n;
+  switch (kind) {
+    case impl_kind::copy:
+      BENCH_CHECK(cudaMemcpyAsync(set.output.get(), set.input.get(), set.input.bytes(), cudaMemcpyDeviceToDevice, stream));
+      return;
+    case impl_kind::cub:
+      if constexpr (pairs) {
+        check(cub::DeviceMerge::MergePairs(temp.cub.get(), temp.cub_bytes, a, static_cast<const Value*>(set.a_values()), m,
+                                           b, static_cast<const Value*>(set.b_values()), n, set.out_keys(),
+                                           set.out_values(), ::cuda::std::less<>{}, stream),
+              "cub::DeviceMerge::MergePairs");
+      } else {
+        check(cub::DeviceMerge::MergeKeys(temp.cub.get(), temp.cub_bytes, a, m, b, n, set.out_keys(),
+                                          ::cuda::std::less<>{}, stream),
+              "cub::DeviceMerge::MergeKeys");
+      }
+      check(cudaPeekAtLastError(), "cub::DeviceMerge launch");
+      return;
+    case impl_kind::thrust:
+      if constexpr (pairs) {
+        thrust::merge_by_key(thrust::cuda::par.on(stream), a, a + m, b, b + n,
+                             static_cast<const Value*>(set.a_values()), static_cast<const Value*>(set.b_values()),
+                             set.out_keys(), set.out_values());
+      } else {
+        thrust::merge(thrust::cuda::par.on(stream), a, a + m, b, b + n, set.out_keys());
+      }
+      return;
+    case impl_kind::naive:
+    case impl_kind::tiled:
+    case impl_kind::circular: {
+      const corank::strategy strategy = kind == impl_kind::naive   ? corank::strategy::naive
+                                        : kind == impl_kind::tiled ? corank::strategy::tiled
+                                                                   : corank::strategy::circular;
+      if constexpr (pairs) {
+        check(corank::device::merge_by_key(temp.corank.get(), temp.corank_bytes, a,
+                                           static_cast<const Value*>(set.a_values()), m, b,
+                                           static_cast<const Value*>(set.b_values()), n, set.out_keys(),
+                                           set.out_values(), corank::less{}, stream, strategy),
+              "corank::device::merge_by_key");
+      } else {
+        check(corank::device::merge(temp.corank.get(), temp.corank_bytes, a, m, b, n, set.out_keys(), corank::less{},
+                                    stream, strategy),
+              "corank::device::merge");
+      }
+      return;
+    }
+  }
+}
+
+template <class T>
+T read_element(const T* p) {
+  T value{};
+  BENCH_CHECK(cudaMemcpy(&value, p, sizeof(T), cudaMemcpyDeviceToHost));
+  return value;
+}
+
+// Index of the first difference, or `count`.
+template <class T>
+index_t first_difference(const T* got, const T* expected, index_t count, cudaStream_t stream) {
+  const auto result = thrust::mismatch(thrust::cuda::par.on(stream), thrust::device_pointer_cast(got),
+                                       thrust::device_pointer_cast(got + count), thrust::device_pointer_cast(expected));
+  return index_t(result.first.get() - got);
+}
+
+// "OK", or what differs from the reference.
+template <class Key, class Value>
+std::string compare_with_reference(const buffer_set<Key, Value>& set, const buffer_set<Key, Value>& reference,
+                                   cudaStream_t stream) {
+  const index_t total = set.m + set.n;
+  const index_t key_at = first_difference<Key>(set.out_keys(), reference.out_keys(), total, stream);
+  if (key_at != total) {
+    return fmt::format("FAIL: key {} of {} is {}, CUB has {}", key_at, total, read_element(set.out_keys() + key_at),
+                       read_element(reference.out_keys() + key_at));
+  }
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    const index_t value_at = first_difference<Value>(set.out_values(), reference.out_values(), total, stream);
+    if (value_at != total) {
+      return fmt::format("FAIL: value {} of {} is {}, CUB has {} (key {})", value_at, total,
+                         read_element(set.out_values() + value_at), read_element(reference.out_values() + value_at),
+                         read_element(set.out_keys() + value_at));
+    }
+  }
+  return "OK";
+}
+
+// The reference must be sorted, and with origin values a stable merge is sorted by
+// (key, value) as well.
+template <class Key, class Value>
+std::string check_reference(const buffer_set<Key, Value>& reference, cudaStream_t stream) {
+  const index_t total = reference.m + reference.n;
+  const auto keys = thrust::device_pointer_cast(reference.out_keys());
+  if (!thrust::is_sorted(thrust::cuda::par.on(stream), keys, keys + total)) return "FAIL: CUB's keys are not sorted";
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    const auto values = thrust::device_pointer_cast(reference.out_values());
+    const auto first = thrust::make_zip_iterator(thrust::make_tuple(keys, values));
+    if (!thrust::is_sorted(thrust::cuda::par.on(stream), first, first + total))
+      return "FAIL: CUB's merge is not stable (equal keys out of input order)";
+  }
+  return "OK";
+}
+
+template <class Key>
+std::size_t sort_temp_bytes(index_t count) {
+  std::size_t bytes = 0;
+  BENCH_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr),
+                                             count));
+  return bytes;
+}
+
+// Fresh random sorted keys, different for A and B: hashed into the output block (free
+// now), then radix-sorted into the input block.
+template <class Key, class Value>
+void generate_inputs(bench_context& ctx, const buffer_set<Key, Value>& set, std::uint64_t seed) {
+  device_buffer sort_temp(sort_temp_bytes<Key>(std::max(set.m, set.n)));
+  Key* scratch = set.out_keys();
+  const struct {
+    Key* keys;
+    index_t count;
+  } sides[] = {{set.a_keys(), set.m}, {set.b_keys(), set.n}};
+  std::uint64_t side_seed = seed;
+  for (const auto& side : sides) {
+    side_seed = splitmix64(side_seed);
+    random_keys_kernel<<<ctx.grid_for(side.count), 256, 0, ctx.stream>>>(scratch, side.count, side_seed);
+    BENCH_CHECK(cudaPeekAtLastError());
+    std::size_t bytes = sort_temp.bytes();
+    BENCH_CHECK(cub::DeviceRadixSort::SortKeys(sort_temp.get(), bytes, static_cast<const Key*>(scratch), side.keys,
+                                               side.count, 0, int(sizeof(Key) * 8), ctx.stream));
+  }
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    origin_values_kernel<<<ctx.grid_for(set.m), 256, 0, ctx.stream>>>(set.a_values(), set.m, index_t(0));
+    BENCH_CHECK(cudaPeekAtLastError());
+    origin_values_kernel<<<ctx.grid_for(set.n), 256, 0, ctx.stream>>>(set.b_values(), set.n, set.m);
+    BENCH_CHECK(cudaPeekAtLastError());
+  }
+  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+}
+
+template <class Key, class Value>
+void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, report& rep) {
+  using set_type = buffer_set<Key, Value>;
+  const std::string type = to_string(kind);
+  const index_t m = index_t(1) << log;
+  const index_t n = m;
+  const std::size_t block = set_type::block_bytes(m, n);
+  const double bytes_moved = 2.0 * double(block);
+  const int runs = runs_for(opt, log);
+  // Rotate two buffer sets while a run's working set (input + output) could stay in L2.
+  const int sets = 2 * block <= 2 * ctx.l2_bytes ? 2 : 1;
+
+  auto skip = [&](const std::string& reason) {
+    fmt::print("{:<8} {:>4} {:>11}  skipped: {}\n", type, log, m, reason);
+    std::fflush(stdout);
+    rep.skipped.push_back({type, log, reason});
+  };
+
+  // Everything this case allocates at its peak, with room for Thrust's temporary storage.
+  std::size_t cub_bytes = 0;
+  if constexpr (set_type::with_values) {
+    BENCH_CHECK(cub::DeviceMerge::MergePairs(nullptr, cub_bytes, static_cast<const Key*>(nullptr),
+                                             static_cast<const Value*>(nullptr), m, static_cast<const Key*>(nullptr),
+                                             static_cast<const Value*>(nullptr), n, static_cast<Key*>(nullptr),
+                                             static_cast<Value*>(nullptr), ::cuda::std::less<>{}, ctx.stream));
+  } else {
+    BENCH_CHECK(cub::DeviceMerge::MergeKeys(nullptr, cub_bytes, static_cast<const Key*>(nullptr), m,
+                                            static_cast<const Key*>(nullptr), n, static_cast<Key*>(nullptr),
+                                            ::cuda::std::less<>{}, ctx.stream));
+  }
+  const std::size_t needed = std::size_t(sets) * 2 * block + block + sort_temp_bytes<Key>(m) + 2 * cub_bytes +
+                             (std::size_t(256) << 20);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  BENCH_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (needed > free_bytes) {
+    skip(fmt::format("needs about {:.1f} GiB of device memory, {:.1f} GiB free", needed / gib, free_bytes / gib));
+    return;
+  }
+
+  std::vector<set_type> buffers;
+  std::unique_ptr<set_type> reference;
+  temp_storage<Key, Value> temp;
+  try {
+    for (int s = 0; s < sets; ++s) buffers.emplace_back(m, n);
+    reference = std::make_unique<set_type>(m, n, false);
+    // At least one byte each: a null temporary pointer would turn a run into a size query.
+    temp.cub_bytes = std::max<std::size_t>(cub_bytes, 1);
+    temp.cub = device_buffer(temp.cub_bytes);
+    // The two-phase protocol: a null pointer asks for the size, per strategy.
+    for (const corank::strategy strategy :
+         {corank::strategy::naive, corank::strategy::tiled, corank::strategy::circular}) {
+      std::size_t bytes = 0;
+      const set_type& s0 = buffers[0];
+      if constexpr (set_type::with_values) {
+        BENCH_CHECK(corank::device::merge_by_key(nullptr, bytes, static_cast<const Key*>(s0.a_keys()),
+                                                 static_cast<const Value*>(s0.a_values()), m,
+                                                 static_cast<const Key*>(s0.b_keys()),
+                                                 static_cast<const Value*>(s0.b_values()), n, s0.out_keys(),
+                                                 s0.out_values(), corank::less{}, ctx.stream, strategy));
+      } else {
+        BENCH_CHECK(corank::device::merge(nullptr, bytes, static_cast<const Key*>(s0.a_keys()), m,
+                                          static_cast<const Key*>(s0.b_keys()), n, s0.out_keys(), corank::less{},
+                                          ctx.stream, strategy));
+      }
+      temp.corank_bytes = std::max(temp.corank_bytes, std::max<std::size_t>(bytes, 1));
+    }
+    temp.corank = device_buffer(temp.corank_bytes);
+    generate_inputs(ctx, buffers[0], 0x5eed0000ull + std::uint64_t(kind) * 64 + std::uint64_t(log));
+  } catch (const device_memory_exhausted& e) {
+    skip(e.what());
+    return;
+  }
+  for (int s = 1; s < sets; ++s) {
+    BENCH_CHECK(cudaMemcpyAsync(buffers[s].input.get(), buffers[0].input.get(), block, cudaMemcpyDeviceToDevice,
+                                ctx.stream));
+  }
+  {
+    // The reference: CUB's merge of set 0's inputs.
+    const Key* a = buffers[0].a_keys();
+    const Key* b = buffers[0].b_keys();
+    if constexpr (set_type::with_values) {
+      BENCH_CHECK(cub::DeviceMerge::MergePairs(temp.cub.get(), temp.cub_bytes, a,
+                                               static_cast<const Value*>(buffers[0].a_values()), m, b,
+                                               static_cast<const Value*>(buffers[0].b_values()), n,
+                                               reference->out_keys(), reference->out_values(), ::cuda::std::less<>{},
+                                               ctx.stream));
+    } else {
+      BENCH_CHECK(cub::DeviceMerge::MergeKeys(temp.cub.get(), temp.cub_bytes, a, m, b, n, reference->out_keys(),
+                                              ::cuda::std::less<>{}, ctx.stream));
+    }
+    BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+  }
+  const std::string reference_check = check_reference(*reference, ctx.stream);
+  if (reference_check != "OK") {
+    ++rep.failures;
+    print_failure(fmt::format("{} 2^{}: cub", type, log), reference_check);
+  }
+
+  // Measures one implementation: verify once (output poisoned first), then time.
+  auto measure_impl = [&](impl_kind impl) {
+    result_row row;
+    row.type = type;
+    row.log = log;
+    row.elements_per_input = m;
+    row.impl = to_string(impl);
+    auto run = [&](int s) { enqueue(impl, buffers[std::size_t(s)], temp, ctx.stream); };
+    try {
+      if (impl == impl_kind::copy) {
+        row.check = "-";
+      } else {
+        BENCH_CHECK(cudaMemsetAsync(buffers[0].output.get(), 0x5a, block, ctx.stream));
+        run(0);
+        BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+        row.check = impl == impl_kind::cub && reference_check != "OK"
+                        ? reference_check
+                        : compare_with_reference(buffers[0], *reference, ctx.stream);
+      }
+      row.time = measure(ctx, sets, opt.warmup, runs, run);
+      row.gbps = bytes_moved / (row.time.median_ms * 1e6);
+    } catch (const device_memory_exhausted& e) {
+      row.check = fmt::format("FAIL: out of memory: {}", e.what());
+    } catch (const std::exception& e) {
+      row.check = fmt::format("FAIL: {}", e.what());
+      cudaGetLastError();
+    }
+    // A bad reference was reported and counted above.
+    if (row.check.rfind("FAIL", 0) == 0 && !(impl == impl_kind::cub && row.check == reference_check)) {
+      ++rep.failures;
+      print_failure(fmt::format("{} 2^{}: {}", type, log, row.impl), row.check);
+    }
+    return row;
+  };
+
+  const result_row copy_row = measure_impl(impl_kind::copy);
+  const result_row cub_row = measure_impl(impl_kind::cub);
+  auto finish = [&](result_row row) {
+    if (row.time.median_ms > 0) {
+      row.percent_of_copy = copy_row.time.median_ms > 0 ? 100.0 * copy_row.time.median_ms / row.time.median_ms : 0;
+      row.ratio_to_cub = cub_row.time.median_ms > 0 ? cub_row.time.median_ms / row.time.median_ms : 0;
+    }
+    print_row(row);
+    rep.rows.push_back(row);
+  };
+  finish(copy_row);
+  finish(cub_row);
+  for (impl_kind impl : opt.impls) {
+    if (impl == impl_kind::copy || impl == impl_kind::cub) continue;
+    finish(measure_impl(impl));
+  }
+}
+
+// The device's copy bandwidth: a large device-to-device copy, read plus write counted.
+double measure_copy_peak(bench_context& ctx) {
+  const std::size_t bytes = std::size_t(1) << 30;
+  try {
+    device_buffer source(bytes);
+    device_buffer destination(bytes);
+    BENCH_CHECK(cudaMemsetAsync(source.get(), 1, bytes, ctx.stream));
+    auto run = [&](int) {
+      BENCH_CHECK(cudaMemcpyAsync(destination.get(), source.get(), bytes, cudaMemcpyDeviceToDevice, ctx.stream));
+    };
+    const timing t = measure(ctx, 1, 3, 20, run);
+    return 2.0 * double(bytes) / (t.median_ms * 1e6);
+  } catch (const device_memory_exhausted&) {
+    return 0;
+  }
+}
+
+std::string now_text() {
+  const std::time_t now = std::time(nullptr);
+  char text[64] = {};
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&now));
+  return text;
+}
+
+int run_bench(const options& opt) {
+  int devices = 0;
+  const cudaError_t count_status = cudaGetDeviceCount(&devices);
+  if (count_status != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    fmt::print(stderr, "corank_merge_bench: no CUDA GPU found ({}); this benchmark needs one\n",
+               count_status != cudaSuccess ? cudaGetErrorString(count_status) : "no device");
+    return 1;
+  }
+  bench_context ctx;
+  int device = 0;
+  BENCH_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, device));
+  ctx.device_name = prop.name;
+  ctx.multiprocessors = prop.multiProcessorCount;
+  ctx.l2_bytes = std::size_t(prop.l2CacheSize);
+  ctx.total_memory = prop.totalGlobalMem;
+  BENCH_CHECK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+  ctx.flush_data = device_buffer(std::max<std::size_t>(std::size_t(128) << 20, 3 * ctx.l2_bytes));
+  ctx.flush_sink = device_buffer(sizeof(unsigned));
+  BENCH_CHECK(cudaMemset(ctx.flush_data.get(), 0, ctx.flush_data.bytes()));
+
+  int runtime_version = 0, driver_version = 0;
+  cudaRuntimeGetVersion(&runtime_version);
+  cudaDriverGetVersion(&driver_version);
+
+  report rep;
+  rep.device = fmt::format("{} (sm_{}{}, {} SMs, L2 {:.0f} MiB, {:.1f} GiB)", prop.name, prop.major, prop.minor,
+                           prop.multiProcessorCount, ctx.l2_bytes / (1024.0 * 1024.0), ctx.total_memory / gib);
+  rep.date = now_text();
+  rep.command = opt.command;
+
+  fmt::print("corank merge benchmark\n");
+  fmt::print("device:  {}\n", rep.device);
+  fmt::print("runtime: CUDA {}.{} (driver {}.{}), CCCL {}.{}.{}\n", runtime_version / 1000,
+             runtime_version % 1000 / 10, driver_version / 1000, driver_version % 1000 / 10, CCCL_MAJOR_VERSION,
+             CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
+  fmt::print("date:    {}\n", rep.date);
+  fmt::print("command: {}\n", rep.command);
+  std::fflush(stdout);
+  rep.copy_peak_gbps = measure_copy_peak(ctx);
+  fmt::print("copy bandwidth: {:.1f} GB/s (cudaMemcpyAsync of 1 GiB device to device, read + write counted)\n",
+             rep.copy_peak_gbps);
+  fmt::print(
+      "method:  median of --runs {} timed runs (fewer above 2^24, see 'runs'), after {} warm-up runs; CUDA events;\n"
+      "         L2 flushed before every run by reading {:.0f} MiB (untimed); inputs rotate over 2 buffer sets when\n"
+      "         input + output fit in 2x L2. GB/s = (m + n) x (key [+ value] bytes) x 2 / time. % copy = copy time\n"
+      "         / time, for a copy of the same bytes. vs CUB = CUB time / time (above 1: faster than CUB).\n"
+      "         corank (two-phase API) and CUB use preallocated temporary storage; Thrust allocates its own and\n"
+      "         synchronizes inside each call, which is in its time. Outputs checked against CUB once per size.\n\n",
+      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0));
+  std::fflush(stdout);
+
+  for (case_kind kind : opt.types) {
+    print_table_header();
+    for (int log = opt.min_log; log <= opt.max_log; log += opt.log_step) {
+      switch (kind) {
+        case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, log, rep); break;
+        case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, log, rep); break;
+        case case_kind::pairs_i32_i32: run_case<std::int32_t, std::int32_t>(ctx, opt, kind, log, rep); break;
+      }
+      write_json(opt.json_path, opt, ctx, rep);
+    }
+    fmt::print("\n");
+  }
+
+  for (cudaEvent_t e : ctx.starts) cudaEventDestroy(e);
+  for (cudaEvent_t e : ctx.stops) cudaEventDestroy(e);
+  cudaStreamDestroy(ctx.stream);
+
+  if (!rep.skipped.empty()) {
+    fmt::print("skipped for lack of device memory: {} case(s), listed above\n", rep.skipped.size());
+  }
+  if (rep.failures > 0) {
+    fmt::print("!!!!!!!! {} FAILURE(S): see the FAIL lines above\n", rep.failures);
+    return 1;
+  }
+  fmt::print("all outputs matched CUB\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options opt;
+  try {
+    opt = parse_options(argc, argv);
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "corank_merge_bench: {}\n\n{}", e.what(), usage_text);
+    return 2;
+  }
+  try {
+    return run_bench(opt);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "corank_merge_bench: {}\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,108 @@
+#include "arguments.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <limits>
+
+namespace corank::cli {
+
+bool argument_reader::next() {
+  if (index_ + 1 >= argc_) return false;
+  const std::string argument = argv_[++index_];
+  has_inline_value_ = false;
+  inline_value_.clear();
+  name_ = argument;
+  positional_ = argument.size() < 2 || argument[0] != '-';
+  if (argument.rfind("--", 0) == 0) {
+    if (const auto equals = argument.find('='); equals != std::string::npos) {
+      name_ = argument.substr(0, equals);
+      inline_value_ = argument.substr(equals + 1);
+      has_inline_value_ = true;
+    }
+  }
+  return true;
+}
+
+std::string argument_reader::value() {
+  if (has_inline_value_) return inline_value_;
+  if (index_ + 1 >= argc_) throw usage_error(fmt::format("{} needs a value", name_));
+  return argv_[++index_];
+}
+
+void argument_reader::reject() const {
+  throw usage_error(positional_ ? fmt::format("unexpected argument '{}'", name_)
+                                : fmt::format("unknown option '{}'", name_));
+}
+
+namespace {
+
+// Digits only, no sign; false on overflow or anything else.
+bool parse_digits(const std::string& text, std::uint64_t& value) {
+  if (text.empty()) return false;
+  value = 0;
+  for (const char c : text) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    const std::uint64_t digit = std::uint64_t(c - '0');
+    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return false;
+    value = value * 10 + digit;
+  }
+  return true;
+}
+
+bool multiply(std::uint64_t& value, std::uint64_t factor) {
+  if (factor != 0 && value > std::numeric_limits<std::uint64_t>::max() / factor) return false;
+  value *= factor;
+  return true;
+}
+
+}  // namespace
+
+std::int64_t parse_count(const std::string& option, const std::string& text, std::int64_t low,
+                         std::int64_t high) {
+  const auto bad = [&] {
+    return usage_error(fmt::format("{}: '{}' is not a count (examples: 1000000, 1M, 1e6, 2^20)", option, text));
+  };
+  std::uint64_t value = 0;
+  bool ok = false;
+  if (text.rfind("2^", 0) == 0) {
+    std::uint64_t exponent = 0;
+    ok = parse_digits(text.substr(2), exponent) && exponent < 63;
+    value = ok ? std::uint64_t(1) << exponent : 0;
+  } else if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
+    std::uint64_t exponent = 0;
+    ok = parse_digits(text.substr(0, e), value) && parse_digits(text.substr(e + 1), exponent) && exponent <= 19;
+    for (std::uint64_t i = 0; ok && i < exponent; ++i) ok = multiply(value, 10);
+  } else if (!text.empty() && std::string("kKmMgG").find(text.back()) != std::string::npos) {
+    const char suffix = char(std::tolower(static_cast<unsigned char>(text.back())));
+    ok = parse_digits(text.substr(0, text.size() - 1), value) &&
+         multiply(value, suffix == 'k' ? 1000 : suffix == 'm' ? 1000000 : 1000000000);
+  } else {
+    ok = parse_digits(text, value);
+  }
+  if (!ok) throw bad();
+  if (value < std::uint64_t(low) || value > std::uint64_t(high)) {
+    throw usage_error(fmt::format("{}: {} is outside [{}, {}]", option, value, low, high));
+  }
+  return std::int64_t(value);
+}
+
+std::uint64_t parse_unsigned(const std::string& option, const std::string& text) {
+  std::uint64_t value = 0;
+  if (!parse_digits(text, value)) {
+    throw usage_error(fmt::format("{}: '{}' is not a non-negative integer", option, text));
+  }
+  return value;
+}
+
+std::string parse_choice(const std::string& option, const std::string& text,
+                         std::initializer_list<const char*> choices) {
+  std::string listed;
+  for (const char* choice : choices) {
+    if (text == choice) return text;
+    listed += listed.empty() ? choice : fmt::format("|{}", choice);
+  }
+  throw usage_error(fmt::format("{}: '{}' is not one of {}", option, text, listed));
+}
+
+}  // namespace corank::cli

@@ -1,0 +1,205 @@
+// corank demo: merge two generated sorted columns with corank on the GPU (or the CPU
+// backend), time it against a copy of the same bytes, and check it against std::merge.
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "demo.hpp"
+
+#include <corank/error.hpp>
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <new>
+#include <string>
+#include <type_traits>
+
+namespace corank::cli {
+
+void print_demo_usage(std::FILE* stream) {
+  fmt::print(stream, R"(usage: corank demo [options]
+
+Generates two sorted columns of N random keys each, merges them with corank, checks the
+result element by element against std::merge on the CPU, and prints the time, the
+bandwidth (inputs read + output written) and the fraction of a copy of the same bytes.
+
+options:
+  --n N                 keys per column (default 100000000); also 100M, 1e8, 2^27
+  --type int32|int64    key type (default int32)
+  --device auto|gpu|cpu where to merge (default auto: the GPU if CUDA finds one, else
+                        the CPU backend)
+  --strategy naive|tiled|circular
+                        the GPU kernel (default circular)
+  --seed S              seed of the keys (default 1); the same seed gives the same
+                        columns on the GPU and on the CPU
+  --runs R              timed runs, median reported, after one warm-up (default 5)
+  --threads T           CPU backend threads (default 0: all hardware threads)
+  -h, --help            this text
+
+exit status: 0 when the check passes, 1 on a mismatch or an error (out of memory, CUDA),
+2 for a wrong command line.
+)");
+}
+
+namespace {
+
+demo_options parse_demo_options(int argc, char** argv, bool& help) {
+  demo_options options;
+  argument_reader args(argc, argv);
+  while (args.next()) {
+    if (args.is_help()) {
+      help = true;
+    } else if (args.is("--n")) {
+      options.keys_per_column = parse_count(args.name(), args.value(), 1, index_t(1) << 40);
+    } else if (args.is("--type")) {
+      options.key_type = parse_choice(args.name(), args.value(), {"int32", "int64"}) == "int32"
+                             ? demo_key_type::int32
+                             : demo_key_type::int64;
+    } else if (args.is("--device")) {
+      const std::string device = parse_choice(args.name(), args.value(), {"auto", "gpu", "cpu"});
+      options.device = device == "gpu" ? demo_device::gpu : device == "cpu" ? demo_device::cpu : demo_device::automatic;
+    } else if (args.is("--strategy")) {
+      const std::string name = parse_choice(args.name(), args.value(), {"naive", "tiled", "circular"});
+      options.strategy = name == "naive" ? corank::strategy::naive
+                         : name == "tiled" ? corank::strategy::tiled
+                                           : corank::strategy::circular;
+      options.strategy_given = true;
+    } else if (args.is("--seed")) {
+      options.seed = parse_unsigned(args.name(), args.value());
+    } else if (args.is("--runs")) {
+      options.runs = int(parse_count(args.name(), args.value(), 1, 1000));
+    } else if (args.is("--threads")) {
+      const std::uint64_t threads = parse_unsigned(args.name(), args.value());
+      if (threads > 4096) throw usage_error(fmt::format("--threads: {} is more than 4096", threads));
+      options.threads = unsigned(threads);
+    } else {
+      args.reject();
+    }
+  }
+  return options;
+}
+
+// The number of CUDA devices, or 0 with the runtime's reason.
+int cuda_device_count(std::string& reason) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    reason = fmt::format("{} ({})", cudaGetErrorString(status), cudaGetErrorName(status));
+    cudaGetLastError();
+    return 0;
+  }
+  if (count == 0) reason = "no device";
+  return count;
+}
+
+struct table_row {
+  std::string operation;
+  double ms = 0;
+  double percent_of_copy = -1;  // negative: not shown
+  std::string check;
+};
+
+template <class Key>
+int run_typed(const demo_options& options, bool on_gpu) {
+  const char* type_name = std::is_same_v<Key, std::int32_t> ? "int32" : "int64";
+  const index_t n = options.keys_per_column;
+  const index_t total = 2 * n;
+  const double bytes = 2.0 * double(total) * sizeof(Key);  // inputs read + output written
+
+  fmt::print("corank demo: stable merge of two sorted {} columns of {} keys each\n", type_name, n);
+  std::fflush(stdout);
+  const demo_run<Key> run = on_gpu ? run_demo_on_gpu<Key>(options) : run_demo_on_cpu<Key>(options);
+
+  // The reference: std::merge on one CPU thread, then an element-wise comparison.
+  std::vector<Key> expected(static_cast<std::size_t>(total));
+  const auto start = std::chrono::steady_clock::now();
+  std::merge(run.input.begin(), run.input.begin() + n, run.input.begin() + n, run.input.end(), expected.begin());
+  const double reference_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const auto difference = std::mismatch(run.output.begin(), run.output.end(), expected.begin());
+  const index_t mismatch_at = index_t(difference.first - run.output.begin());
+  const bool ok = run.output.size() == expected.size() && mismatch_at == total;
+
+  const std::vector<table_row> rows = {
+      {run.copy.operation, run.copy.median_ms, 100.0, "-"},
+      {run.merge.operation, run.merge.median_ms, 100.0 * run.copy.median_ms / run.merge.median_ms,
+       ok ? "OK" : "MISMATCH"},
+      {"std::merge (1 CPU thread)", reference_ms, -1, "reference"},
+  };
+  fmt::print("{}\n{}\n\n", run.where, run.timing_method);
+  fmt::print("{:<36} {:>12} {:>11} {:>9} {:>10}  {}\n", "operation", "elements", "time ms", "GB/s", "% of copy",
+             "check");
+  for (const table_row& row : rows) {
+    const std::string percent = row.percent_of_copy < 0 ? "-" : fmt::format("{:.1f}", row.percent_of_copy);
+    fmt::print("{:<36} {:>12} {:>11.3f} {:>9.1f} {:>10}  {}\n", row.operation, total, row.ms,
+               bytes / (row.ms * 1e6), percent, row.check);
+  }
+  fmt::print("\n");
+  if (ok) {
+    fmt::print("check: OK ({} keys equal std::merge's)\n", total);
+    return exit_ok;
+  }
+  if (run.output.size() != expected.size()) {
+    fmt::print("check: MISMATCH: {} keys, std::merge has {}\n", run.output.size(), expected.size());
+  } else {
+    fmt::print("check: MISMATCH at index {} (corank wrote {}, std::merge has {})\n", mismatch_at,
+               run.output[std::size_t(mismatch_at)], expected[std::size_t(mismatch_at)]);
+  }
+  return exit_failure;
+}
+
+}  // namespace
+
+int run_demo(int argc, char** argv) {
+  bool help = false;
+  const demo_options options = parse_demo_options(argc, argv, help);
+  if (help) {
+    print_demo_usage(stdout);
+    return exit_ok;
+  }
+
+  bool on_gpu = false;
+  if (options.device != demo_device::cpu) {
+    std::string reason;
+    on_gpu = cuda_device_count(reason) > 0;
+    if (!on_gpu && options.device == demo_device::gpu) {
+      fmt::print(stderr, "corank demo: --device gpu, but no CUDA GPU found ({}); use --device cpu or auto\n", reason);
+      return exit_failure;
+    }
+    if (!on_gpu) {
+      fmt::print("no CUDA GPU found: running on the CPU backend\n");
+      if (reason != "no device") fmt::print("  (cudaGetDeviceCount: {})\n", reason);
+    }
+  }
+  if (!on_gpu && options.strategy_given) {
+    fmt::print("note: --strategy chooses a GPU kernel; the CPU backend has a single one\n");
+  }
+
+  const std::size_t key_bytes = options.key_type == demo_key_type::int32 ? 4 : 8;
+  const double gib = double(options.keys_per_column) * key_bytes / (1024.0 * 1024.0 * 1024.0);
+  try {
+    return options.key_type == demo_key_type::int32 ? run_typed<std::int32_t>(options, on_gpu)
+                                                    : run_typed<std::int64_t>(options, on_gpu);
+  } catch (const corank::out_of_memory& e) {
+    // Inputs and output on the device: 4 columns' worth.
+    fmt::print(stderr,
+               "corank demo: out of GPU memory: {}\n  --n {} needs about {:.1f} GiB on the GPU; try a smaller --n, "
+               "or --device cpu\n",
+               e.what(), options.keys_per_column, 4 * gib);
+    return exit_failure;
+  } catch (const corank::cuda_error& e) {
+    fmt::print(stderr, "corank demo: CUDA error: {}\n", e.what());
+    return exit_failure;
+  } catch (const std::bad_alloc&) {
+    // Inputs, output and the std::merge reference on the host: 6 columns' worth.
+    fmt::print(stderr, "corank demo: out of host memory: --n {} needs about {:.1f} GiB of RAM; try a smaller --n\n",
+               options.keys_per_column, 6 * gib);
+    return exit_failure;
+  }
+}
+
+}  // namespace corank::cli

@@ -1,0 +1,76 @@
+// The `corank` command: `corank <command> [options]`, one subcommand per operation.
+// Today: demo. The set operations on .npy files (merge, union, intersect, diff, symdiff)
+// will each be one more entry in `commands`.
+
+#include "arguments.hpp"
+#include "commands.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+namespace corank::cli {
+namespace {
+
+constexpr command commands[] = {
+    {"demo", "merge two generated sorted columns on the GPU (or CPU), time it, check it", run_demo,
+     print_demo_usage},
+};
+
+void print_usage(std::FILE* stream) {
+  fmt::print(stream, "usage: corank <command> [options]\n\ncommands:\n");
+  for (const command& c : commands) fmt::print(stream, "  {:<8}  {}\n", c.name, c.summary);
+  fmt::print(stream, "  {:<8}  {}\n", "help", "this text, or a command's options (corank help <command>)");
+  fmt::print(stream, "\nRun 'corank <command> --help' for a command's options.\n");
+}
+
+const command* find_command(const std::string& name) {
+  for (const command& c : commands) {
+    if (name == c.name) return &c;
+  }
+  return nullptr;
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(stderr);
+    return exit_usage;
+  }
+  const std::string first = argv[1];
+  if (first == "-h" || first == "--help" || first == "help") {
+    if (first == "help" && argc > 2) {
+      if (const command* c = find_command(argv[2])) {
+        c->print_usage(stdout);
+        return exit_ok;
+      }
+      fmt::print(stderr, "corank: unknown command '{}'\n\n", argv[2]);
+      print_usage(stderr);
+      return exit_usage;
+    }
+    print_usage(stdout);
+    return exit_ok;
+  }
+  const command* c = find_command(first);
+  if (c == nullptr) {
+    fmt::print(stderr, "corank: unknown command '{}'\n\n", first);
+    print_usage(stderr);
+    return exit_usage;
+  }
+  try {
+    return c->run(argc - 1, argv + 1);
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "corank {}: {}\n\n", c->name, e.what());
+    c->print_usage(stderr);
+    return exit_usage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "corank {}: {}\n", c->name, e.what());
+    return exit_failure;
+  }
+}
+
+}  // namespace
+}  // namespace corank::cli
+
+int main(int argc, char** argv) { return corank::cli::run(argc, argv); }
