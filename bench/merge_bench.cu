@@ -157,9 +157,10 @@ __global__ void read_to_evict_kernel(const uint4* data, std::size_t count, unsig
 // ---------------------------------------------------------------------------------------
 // Options
 
-enum class impl_kind { copy, cub, thrust, naive, tiled, circular };
+enum class impl_kind { copy, cub, thrust, naive, tiled, circular, partitioned };
 constexpr impl_kind all_impls[] = {impl_kind::copy,  impl_kind::cub,   impl_kind::thrust,
-                                   impl_kind::naive, impl_kind::tiled, impl_kind::circular};
+                                   impl_kind::naive, impl_kind::tiled, impl_kind::circular,
+                                   impl_kind::partitioned};
 
 const char* to_string(impl_kind kind) {
   switch (kind) {
@@ -169,6 +170,7 @@ const char* to_string(impl_kind kind) {
     case impl_kind::naive: return "naive";
     case impl_kind::tiled: return "tiled";
     case impl_kind::circular: return "circular";
+    case impl_kind::partitioned: return "partitioned";
   }
   return "?";
 }
@@ -208,7 +210,7 @@ options:
   --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
   --types LIST      comma-separated: i32, i64, i32:i32           (default all three)
                     (also: int32, int64, pairs)
-  --impls LIST      comma-separated: naive, tiled, circular, thrust
+  --impls LIST      comma-separated: naive, tiled, circular, partitioned, thrust
                     (copy and cub always run: they are the baselines) (default all)
   --runs N          timed runs per measurement; fewer above 2^24:
                     N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10)
@@ -582,10 +584,12 @@ void enqueue(impl_kind kind, const buffer_set<Key, Value>& set, temp_storage<Key
       return;
     case impl_kind::naive:
     case impl_kind::tiled:
-    case impl_kind::circular: {
-      const corank::strategy strategy = kind == impl_kind::naive   ? corank::strategy::naive
-                                        : kind == impl_kind::tiled ? corank::strategy::tiled
-                                                                   : corank::strategy::circular;
+    case impl_kind::circular:
+    case impl_kind::partitioned: {
+      const corank::strategy strategy = kind == impl_kind::naive      ? corank::strategy::naive
+                                        : kind == impl_kind::tiled    ? corank::strategy::tiled
+                                        : kind == impl_kind::circular ? corank::strategy::circular
+                                                                      : corank::strategy::partitioned;
       if constexpr (pairs) {
         check(corank::device::merge_by_key(temp.corank.get(), temp.corank_bytes, a,
                                            static_cast<const Value*>(set.a_values()), m, b,
@@ -740,7 +744,8 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
     temp.cub = device_buffer(temp.cub_bytes);
     // The two-phase protocol: a null pointer asks for the size, per strategy.
     for (const corank::strategy strategy :
-         {corank::strategy::naive, corank::strategy::tiled, corank::strategy::circular}) {
+         {corank::strategy::naive, corank::strategy::tiled, corank::strategy::circular,
+          corank::strategy::partitioned}) {
       std::size_t bytes = 0;
       const set_type& s0 = buffers[0];
       if constexpr (set_type::with_values) {

@@ -10,6 +10,7 @@ namespace corank::detail {
 
 template <class Key, int Steps>
 struct thread_outputs {
+  static_assert(Steps <= 32, "steps are tracked in 32-bit masks");
   Key keys[Steps];
   int index[Steps];        // index of step v's element in its side's window
   int partner[Steps];      // B's index at step v: the matched B element for emit::combined
@@ -21,7 +22,8 @@ struct thread_outputs {
 // Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
 // operator[]: shared-memory views or global iterators). For run-aware ops, `a_before` and
 // `b_before` say whether the windows' element -1 exists (the window does not start its input).
-template <int Steps, class Op, class Compare, class WindowA, class WindowB, class Key>
+// Unguarded: the caller knows the piece is exactly Steps long.
+template <int Steps, bool Guarded = true, class Op, class Compare, class WindowA, class WindowB, class Key>
 __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const WindowA& a, int i, int i_end,
                                           const WindowB& b, int j, int j_end,
                                           thread_outputs<Key, Steps>& out, bool a_before = false,
@@ -35,7 +37,7 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
   Key b_front = j < j_end ? Key(b[j]) : Key{};
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
-    if (i < i_end || j < j_end) {
+    if (!Guarded || i < i_end || j < j_end) {
       const relation r = i >= i_end   ? relation::b_first
                          : j >= j_end ? relation::a_first
                                       : relate<Op::partition>(a_front, b_front, comp);

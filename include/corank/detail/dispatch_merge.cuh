@@ -5,49 +5,21 @@
 #include <corank/config.hpp>
 #include <corank/detail/device_limits.hpp>
 #include <corank/detail/iterators.hpp>
+#include <corank/detail/dispatch_partitioned.cuh>
 #include <corank/detail/merge_kernels.cuh>
+#include <corank/detail/occupancy_cache.cuh>
 #include <corank/policy.hpp>
 
 #include <cuda_runtime_api.h>
 
-#include <array>
-#include <atomic>
 #include <cstddef>
 #include <limits>
 
 namespace corank::detail {
 
-// Merge needs no scratch memory, but the two-phase protocol reserves one byte so that a
-// null pointer always means "query".
+// The streaming strategies need no scratch memory, but the two-phase protocol reserves one
+// byte so that a null pointer always means "query".
 inline constexpr std::size_t merge_temp_bytes = 1;
-
-// How many blocks of one kernel fit on a multiprocessor, found once per device: the
-// shared-memory opt-in and the occupancy query cost microseconds, which small operations
-// would notice. One cache per kernel instantiation (it is a static of the caller).
-class occupancy_cache {
- public:
-  template <class Kernel>
-  cudaError_t blocks_per_sm(Kernel kernel, int threads, std::size_t shared_bytes, int& blocks) {
-    int device = 0;
-    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-    if (device < 0 || device >= max_devices) return cudaErrorInvalidDevice;
-    if ((blocks = known_[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
-    if (shared_bytes > 48 * 1024) {
-      const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 static_cast<int>(shared_bytes));
-      if (e != cudaSuccess) return e;
-    }
-    const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes);
-    if (e != cudaSuccess) return e;
-    if (blocks < 1) return cudaErrorInvalidConfiguration;
-    known_[device].store(blocks, std::memory_order_relaxed);
-    return cudaSuccess;
-  }
-
- private:
-  static constexpr int max_devices = 64;
-  std::array<std::atomic<int>, max_devices> known_{};
-};
 
 template <class Policy, bool Circular, class Op, class Args, class Compare>
 cudaError_t launch_tiled_merge(const Op& op, const Args& args, Compare comp, cudaStream_t stream) {
@@ -94,6 +66,10 @@ cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, 
   static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
   static_assert(Op::output_size_is_input_size, "dispatch_merge runs ops whose output size is m + n");
   static_assert(!sees_run_starts_v<Op>, "run-aware ops run on the data-dependent kernels (operation.cuh)");
+  if (kind == strategy::partitioned) {
+    return dispatch_partitioned(temp_storage, temp_storage_bytes, op, set_args<Args, unused>{args, {}}, nullptr,
+                                comp, stream, kind);
+  }
   if (temp_storage == nullptr) {
     temp_storage_bytes = merge_temp_bytes;
     return cudaSuccess;
@@ -109,6 +85,7 @@ cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, 
     case strategy::naive: return launch_naive_merge<policy>(op, args, comp, stream);
     case strategy::tiled: return launch_tiled_merge<policy, false>(op, args, comp, stream);
     case strategy::circular: return launch_tiled_merge<policy, true>(op, args, comp, stream);
+    case strategy::partitioned: break;  // dispatched above
   }
   return cudaErrorInvalidValue;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Bodies of operation.cuh.
 
-#include <corank/detail/dispatch_set_op.cuh>
+#include <corank/detail/dispatch_partitioned.cuh>
 #include <corank/detail/make_args.hpp>
 #include <corank/detail/two_phase.hpp>
 
@@ -29,13 +29,13 @@ index_t run_counted(const char* context, const Op& op, const Args& args, Compare
                     strategy kind) {
   throw_on_bad_arguments(args, context);
   std::size_t bytes = 0;
-  CORANK_TRY(dispatch_set_op(nullptr, bytes, op, args, nullptr, comp, stream, kind), context);
+  CORANK_TRY(dispatch_partitioned(nullptr, bytes, op, args, nullptr, comp, stream, kind), context);
   const std::size_t count_at = align_up(bytes);
   void* temp = nullptr;
   CORANK_TRY(cudaMallocAsync(&temp, count_at + sizeof(index_t), stream), context);
   auto* count = reinterpret_cast<index_t*>(static_cast<char*>(temp) + count_at);
   index_t host_count = 0;
-  cudaError_t status = dispatch_set_op(temp, bytes, op, args, count, comp, stream, kind);
+  cudaError_t status = dispatch_partitioned(temp, bytes, op, args, count, comp, stream, kind);
   if (status == cudaSuccess) {
     status = cudaMemcpyAsync(&host_count, count, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
   }
@@ -58,7 +58,7 @@ cudaError_t keys_operation<Op>::operator()(void* temp_storage, std::size_t& temp
                                            strategy kind) const {
   using detail::unused;
   const auto args = detail::make_args(keys_a, size_a, keys_b, size_b, unused{}, unused{}, keys_out, unused{});
-  return detail::dispatch_set_op(temp_storage, temp_storage_bytes, op, detail::with_partner(args, unused{}),
+  return detail::dispatch_partitioned(temp_storage, temp_storage_bytes, op, detail::with_partner(args, unused{}),
                                  count_out, comp, stream, kind);
 }
 
@@ -70,7 +70,7 @@ cudaError_t by_key_operation<Op>::operator()(void* temp_storage, std::size_t& te
                                              index_t* count_out, Compare comp, cudaStream_t stream,
                                              strategy kind) const {
   const auto args = detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out);
-  return detail::dispatch_set_op(temp_storage, temp_storage_bytes, op,
+  return detail::dispatch_partitioned(temp_storage, temp_storage_bytes, op,
                                  detail::with_partner(args, detail::unused{}), count_out, comp, stream, kind);
 }
 
@@ -81,7 +81,7 @@ cudaError_t count_operation<Op>::operator()(void* temp_storage, std::size_t& tem
                                             Compare comp, cudaStream_t stream, strategy kind) const {
   using detail::unused;
   const auto args = detail::make_args(keys_a, size_a, keys_b, size_b, unused{}, unused{}, unused{}, unused{});
-  return detail::dispatch_set_op(temp_storage, temp_storage_bytes, op, detail::with_partner(args, unused{}),
+  return detail::dispatch_partitioned(temp_storage, temp_storage_bytes, op, detail::with_partner(args, unused{}),
                                  count_out, comp, stream, kind);
 }
 
@@ -95,7 +95,7 @@ cudaError_t paired_by_key_operation<Op>::operator()(void* temp_storage, std::siz
                                                     BValuesOut b_values_out, index_t* count_out,
                                                     Compare comp, cudaStream_t stream, strategy kind) const {
   const auto args = detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out);
-  return detail::dispatch_set_op(temp_storage, temp_storage_bytes, op,
+  return detail::dispatch_partitioned(temp_storage, temp_storage_bytes, op,
                                  detail::with_partner(args, detail::unwrap(b_values_out)), count_out, comp,
                                  stream, kind);
 }

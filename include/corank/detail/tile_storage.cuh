@@ -24,8 +24,8 @@ template <class Policy, bool Circular, class Key, class Value, bool WithValues>
 struct tile_storage {
   static constexpr int threads = Policy::threads_per_block;
   static constexpr int tile = Policy::items_per_tile;
-  // The circular buffer holds the current window (up to T) and the next refill (up to T).
-  static constexpr int ring_capacity = next_power_of_two(Circular ? 2 * tile : tile);
+  // Both hold one window of T; the ring wraps with a mask, so its capacity is a power of two.
+  static constexpr int ring_capacity = next_power_of_two(tile);
   static constexpr int staging_size = tile + tile / 32;
 
   uninitialized_array<Key, ring_capacity> ring_a;

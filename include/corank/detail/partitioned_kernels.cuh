@@ -1,9 +1,10 @@
 #pragma once
-// The kernels of operations whose output size depends on the data (the set operations,
-// and any op without output_size_is_input_size). The input path is cut into tiles of
-// equal length on the op's path (balanced for the set operations); each block takes one
-// tile, walks it with the op, compacts what was written, finds the tile's output offset
-// by decoupled look-back and stores it coalesced. Inputs are read from DRAM once.
+// The one-tile-per-block kernel, for every operation whose output size depends on the
+// data (the set operations, any op without output_size_is_input_size) and for merges under
+// strategy::partitioned. The input path is cut into tiles of equal length on the op's path
+// (balanced for the set operations); each block takes one tile, walks it with the op,
+// compacts what was written, finds the tile's output offset (by decoupled look-back when
+// it depends on the data) and stores it coalesced. Inputs are read from DRAM once.
 
 #include <corank/balanced_path.hpp>
 #include <corank/detail/block_walk.cuh>
@@ -49,26 +50,31 @@ struct set_tile_storage {
 
   // [A before, A's window, B before, B's window]; after the walk, the outputs
   uninitialized_array<Key, window> keys;
-  uninitialized_array<Value, WithValues ? window : 1> values;
+  uninitialized_array<Value, WithValues ? window : 1> values;  // A's window, B's; then outputs
   uninitialized_array<Partner, Paired ? window : 1> partners;
   split<int> splits[threads + 1];
   typename block_scan::TempStorage scan;
   index_t tile_offset;
 };
 
-// Staged: the tile's window is loaded into shared memory (strategy::tiled, ::circular);
-// otherwise threads search and walk global memory directly (strategy::naive).
+// One tile per block: the tile's input windows come from the tile splits, are staged in
+// shared memory (strategy::partitioned and tiled/circular for data-dependent ops) or read
+// in place (Staged = false: strategy::naive), and walked by every thread from its own split.
+// Ops with output_size_is_input_size write tile t at output t * T; the others find the
+// tile's output offset by decoupled look-back.
 template <class Policy, bool Staged, class Op, class Args, class Compare>
 __global__ void __launch_bounds__(Policy::threads_per_block)
-    set_op_kernel(Op op, Args args, Compare comp, const split<index_t>* tile_splits,
-                  tile_prefix_state prefix_state, index_t* count_out, int tiles) {
+    partitioned_tile_kernel(Op op, Args args, Compare comp, const split<index_t>* tile_splits,
+                            tile_prefix_state prefix_state, index_t* count_out, int tiles) {
   using key_type = typename Args::key_type;
   using value_type = typename Args::value_type;
   using partner_type = typename Args::partner_type;
   constexpr bool with_values = Args::with_values;
+  constexpr bool known_size = Op::output_size_is_input_size;
   constexpr int threads = Policy::threads_per_block;
   constexpr int items = Policy::items_per_thread;
-  constexpr int steps = items + 2;  // a thread's piece is at most items + 2 long
+  // A merge-path piece is exactly `items` long; a balanced one up to items + 2.
+  constexpr int steps = Op::partition == partitioning::balanced_path ? items + 2 : items;
   using storage = set_tile_storage<Policy, key_type, value_type, partner_type, with_values, Args::paired>;
   extern __shared__ unsigned char shared_bytes[];
   storage& shared = *reinterpret_cast<storage*>(shared_bytes);
@@ -79,6 +85,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
   const split<index_t> end = tile_splits[tile + 1];
   const int a_size = int(end.a - begin.a);
   const int b_size = int(end.b - begin.b);
+  const int window = a_size + b_size;
 
   // The window: staged in shared memory, or read in place. Element -1 of each side is
   // the one before the window, which run-aware ops look at.
@@ -89,11 +96,30 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
     if constexpr (Staged) return shared.keys.data() + a_size + 2; else return args.keys_b + begin.b;
   }();
   if constexpr (Staged) {
-    for (int e = tid; e < a_size + b_size; e += threads) {
+    // All loads into registers first, then to shared memory: every load of a thread is in
+    // flight at once (a store right behind each load would wait out DRAM latency each time).
+    key_type loaded[steps];
+    CORANK_PRAGMA_UNROLL
+    for (int v = 0; v < steps; ++v) {
+      const int e = tid + v * threads;
       if (e < a_size) {
-        a_keys[e] = args.keys_a[begin.a + e];
-      } else {
-        b_keys[e - a_size] = args.keys_b[begin.b + (e - a_size)];
+        loaded[v] = args.keys_a[begin.a + e];
+      } else if (e < window) {
+        loaded[v] = args.keys_b[begin.b + (e - a_size)];
+      }
+    }
+    CORANK_PRAGMA_UNROLL
+    for (int v = 0; v < steps; ++v) {
+      const int e = tid + v * threads;
+      if (e < a_size) {
+        a_keys[e] = loaded[v];
+      } else if (e < window) {
+        b_keys[e - a_size] = loaded[v];
+      }
+    }
+    if constexpr (with_values) {
+      for (int e = tid; e < window; e += threads) {
+        shared.values[e] = e < a_size ? args.values_a[begin.a + e] : args.values_b[begin.b + (e - a_size)];
       }
     }
     if constexpr (sees_run_starts_v<Op>) {
@@ -104,7 +130,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
   }
 
   // Thread level: each thread's split of the window; its end is its neighbour's start.
-  const int diagonal = tid * items < a_size + b_size ? tid * items : a_size + b_size;
+  const int diagonal = tid * items < window ? tid * items : window;
   shared.splits[tid] = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
   if (tid == 0) shared.splits[threads] = {a_size, b_size};
   __syncthreads();
@@ -113,35 +139,44 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
   thread_outputs<key_type, steps> out;
   walk_tile<steps>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out, begin.a > 0, begin.b > 0);
 
-  // Values straight from global memory, gathered by what the walk recorded.
+  // Values, gathered by what the walk recorded: A's value i, B's value j.
   value_type values[with_values ? steps : 1];
   partner_type partners[Args::paired ? steps : 1];
   if constexpr (with_values) {
+    auto a_value = [&](auto i) -> value_type {
+      if constexpr (Staged) return shared.values[i]; else return args.values_a[begin.a + i];
+    };
+    auto b_value = [&](auto j) -> value_type {
+      if constexpr (Staged) return shared.values[a_size + j]; else return args.values_b[begin.b + j];
+    };
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
       if (out.written >> v & 1) {
-        const index_t b_index = begin.b + out.partner[v];
         if (out.combined >> v & 1) {
-          values[v] = combine_values(op, args.values_a[begin.a + out.index[v]], args.values_b[b_index]);
+          values[v] = combine_values(op, a_value(out.index[v]), b_value(out.partner[v]));
         } else if (out.from_b >> v & 1) {
-          values[v] = args.values_b[begin.b + out.index[v]];
+          values[v] = b_value(out.index[v]);
         } else {
-          values[v] = args.values_a[begin.a + out.index[v]];
+          values[v] = a_value(out.index[v]);
         }
-        if constexpr (Args::paired) partners[v] = args.values_b[b_index];
+        if constexpr (Args::paired) partners[v] = b_value(out.partner[v]);
       }
     }
   }
 
-  // Block scan of the counts, then the look-back for the tile's place in the output.
-  const int count = __popc(out.written);
-  index_t rank = 0, tile_count = 0;
-  typename storage::block_scan(shared.scan).ExclusiveSum(index_t(count), rank, tile_count);
-  if (tid < 32) {
-    const index_t offset = prefix_state.exclusive_prefix(tile, tile_count);
-    if (tid == 0) {
-      shared.tile_offset = offset;
-      if (tile == tiles - 1) *count_out = offset + tile_count;
+  // Where the thread's outputs go in the tile, and where the tile goes in the output.
+  index_t rank = diagonal, tile_count = window;
+  if constexpr (known_size) {
+    if (tid == 0) shared.tile_offset = index_t(tile) * Policy::items_per_tile;
+  } else {
+    // Block scan of the counts, then the look-back for the tile's place in the output.
+    typename storage::block_scan(shared.scan).ExclusiveSum(index_t(__popc(out.written)), rank, tile_count);
+    if (tid < 32) {
+      const index_t offset = prefix_state.exclusive_prefix(tile, tile_count);
+      if (tid == 0) {
+        shared.tile_offset = offset;
+        if (tile == tiles - 1) *count_out = offset + tile_count;
+      }
     }
   }
   __syncthreads();  // also: every thread is done reading the window before it is reused
@@ -157,10 +192,15 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
       }
     }
     __syncthreads();
-    for (int e = tid; e < tile_count; e += threads) {
-      args.keys_out[tile_offset + e] = shared.keys[e];
-      if constexpr (with_values) args.values_out[tile_offset + e] = shared.values[e];
-      if constexpr (Args::paired) args.partner_out[tile_offset + e] = shared.partners[e];
+    const auto keys_out = args.keys_out + tile_offset;
+    CORANK_PRAGMA_UNROLL
+    for (int v = 0; v < steps; ++v) {
+      const int e = tid + v * threads;
+      if (e < tile_count) {
+        keys_out[e] = shared.keys[e];
+        if constexpr (with_values) args.values_out[tile_offset + e] = shared.values[e];
+        if constexpr (Args::paired) args.partner_out[tile_offset + e] = shared.partners[e];
+      }
     }
   }
 }

@@ -1,11 +1,11 @@
 #pragma once
-// The only place that launches the data-dependent kernels: argument checks, the
+// The only place that launches the one-tile-per-block kernel: argument checks, the
 // temporary-storage layout (tile splits and look-back state), and the launches.
 
 #include <corank/config.hpp>
 #include <corank/detail/device_limits.hpp>
-#include <corank/detail/dispatch_merge.cuh>
-#include <corank/detail/set_op_kernels.cuh>
+#include <corank/detail/occupancy_cache.cuh>
+#include <corank/detail/partitioned_kernels.cuh>
 #include <corank/policy.hpp>
 
 #include <cuda_runtime_api.h>
@@ -20,14 +20,14 @@ constexpr std::size_t align_up(std::size_t bytes, std::size_t alignment = 256) {
 }
 
 template <class Policy, bool Staged, class Op, class Args, class Compare>
-cudaError_t launch_set_op(const Op& op, const Args& args, Compare comp, split<index_t>* splits,
-                          unsigned long long* prefix_words, index_t tiles, index_t* count_out,
-                          cudaStream_t stream) {
+cudaError_t launch_partitioned(const Op& op, const Args& args, Compare comp, split<index_t>* splits,
+                               unsigned long long* prefix_words, index_t tiles, index_t* count_out,
+                               cudaStream_t stream) {
   using storage = set_tile_storage<Policy, typename Args::key_type, typename Args::value_type,
                                    typename Args::partner_type, Args::with_values, Args::paired>;
   constexpr std::size_t shared_bytes = sizeof(storage);
   static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
-  auto kernel = set_op_kernel<Policy, Staged, Op, Args, Compare>;
+  auto kernel = partitioned_tile_kernel<Policy, Staged, Op, Args, Compare>;
   // Only for the shared-memory opt-in: one block per tile, the hardware schedules them.
   static occupancy_cache occupancy;
   int per_sm = 0;
@@ -35,8 +35,10 @@ cudaError_t launch_set_op(const Op& op, const Args& args, Compare comp, split<in
       e != cudaSuccess)
     return e;
 
-  if (const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles), stream); e != cudaSuccess)
-    return e;
+  if constexpr (!Op::output_size_is_input_size) {
+    const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles), stream);
+    if (e != cudaSuccess) return e;
+  }
   constexpr int split_threads = 256;
   tile_splits_kernel<Op><<<unsigned((tiles + split_threads) / split_threads), split_threads, 0, stream>>>(
       args, comp, splits, tiles, Policy::items_per_tile);
@@ -45,13 +47,15 @@ cudaError_t launch_set_op(const Op& op, const Args& args, Compare comp, split<in
   return cudaPeekAtLastError();
 }
 
-// The two-phase entry point behind every data-dependent operation; the output size goes
-// to *count_out (device memory).
+// The two-phase entry point of the one-tile-per-block kernel: every data-dependent
+// operation, and merge-like ops under strategy::partitioned. The output size goes to
+// *count_out (device memory), which ops of known output size do not need.
 template <class Op, class Args, class Compare>
-cudaError_t dispatch_set_op(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op,
-                            const Args& args, index_t* count_out, Compare comp, cudaStream_t stream,
-                            strategy kind) {
+cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op,
+                                 const Args& args, index_t* count_out, Compare comp, cudaStream_t stream,
+                                 strategy kind) {
   static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
+  constexpr bool known_size = Op::output_size_is_input_size;
   using policy = std::conditional_t<Args::with_values,
                                     merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
                                     merge_keys_policy<typename Args::key_type>>;
@@ -61,27 +65,28 @@ cudaError_t dispatch_set_op(void* temp_storage, std::size_t& temp_storage_bytes,
   const index_t tiles = total == 0 ? 1 : (total + policy::items_per_tile - 1) / policy::items_per_tile;
   if (tiles >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   const std::size_t splits_bytes = align_up(std::size_t(tiles + 1) * sizeof(split<index_t>));
-  const std::size_t needed = splits_bytes + align_up(tile_prefix_state::bytes(tiles));
+  const std::size_t needed = splits_bytes + (known_size ? 0 : align_up(tile_prefix_state::bytes(tiles)));
   if (temp_storage == nullptr) {
     temp_storage_bytes = needed;
     return cudaSuccess;
   }
   if (temp_storage_bytes < needed) return cudaErrorInvalidValue;
   if (merge_argument_error(args) != nullptr) return cudaErrorInvalidValue;
-  if (count_out == nullptr) return cudaErrorInvalidValue;
+  if (!known_size && count_out == nullptr) return cudaErrorInvalidValue;
   if constexpr (Args::paired) {
     if (total > 0 && is_null(args.partner_out)) return cudaErrorInvalidValue;
   }
+  if (known_size && total == 0) return cudaSuccess;
 
   auto* splits = static_cast<split<index_t>*>(temp_storage);
   auto* prefix_words = reinterpret_cast<unsigned long long*>(static_cast<char*>(temp_storage) + splits_bytes);
   if (kind == strategy::naive) {
-    return launch_set_op<policy, false>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
+    return launch_partitioned<policy, false>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
   }
-  // The ring buffers of strategy::circular need a block's outputs to start where its
-  // predecessor's end, which a data-dependent size only tells after the fact; the set
-  // operations therefore run the tiled kernel for both tiled and circular.
-  return launch_set_op<policy, true>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
+  // The streaming kernels of strategy::tiled and ::circular need a block's outputs to
+  // start where its predecessor's end, which a data-dependent size tells only after the
+  // fact: those strategies run this staged kernel for data-dependent ops.
+  return launch_partitioned<policy, true>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
 }
 
 }  // namespace corank::detail
