@@ -75,6 +75,7 @@ struct paired_by_key_operation {
 template <class Op>
 struct keys_operation {
   Op op{};
+  const char* name = "corank::keys_operation";  // says who failed, in errors
   template <class KeysA, class KeysB, class KeysOut, class Compare = corank::less>
   KeysOut operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, KeysOut out,
                      Compare comp = {}, cudaStream_t stream = nullptr,
@@ -84,6 +85,7 @@ struct keys_operation {
 template <class Op>
 struct by_key_operation {
   Op op{};
+  const char* name = "corank::by_key_operation";  // says who failed, in errors
   template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
             class Compare = corank::less>
   std::pair<KeysOut, ValuesOut> operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last,
@@ -96,6 +98,7 @@ struct by_key_operation {
 template <class Op>
 struct count_operation {
   Op op{};
+  const char* name = "corank::count_operation";  // says who failed, in errors
   template <class KeysA, class KeysB, class Compare = corank::less>
   index_t operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, Compare comp = {},
                      cudaStream_t stream = nullptr, strategy kind = default_strategy) const;
@@ -104,6 +107,7 @@ struct count_operation {
 template <class Op>
 struct paired_by_key_operation {
   Op op{};
+  const char* name = "corank::paired_by_key_operation";  // says who failed, in errors
   template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
             class BValuesOut, class Compare = corank::less>
   std::tuple<KeysOut, ValuesOut, BValuesOut> operator()(KeysA a_first, KeysA a_last, KeysB b_first,

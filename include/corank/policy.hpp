@@ -16,10 +16,13 @@ enum class strategy : unsigned char {
   circular,    // a block streams tiles through ring buffers, loading only what the last
                // tile consumed (T loads for T outputs)
   partitioned  // one tile per block: a first pass finds every tile's input windows by
-               // co-rank, then each block loads exactly its windows (T loads for T outputs)
+               // co-rank, then each block loads exactly its windows (T loads for T outputs);
+               // the default
 };
 
-inline constexpr strategy default_strategy = strategy::circular;
+// Measured on an H200 (bench/RESULTS.md): partitioned is the fastest for every key and
+// value type from 2^20 elements up; circular is the fastest below.
+inline constexpr strategy default_strategy = strategy::partitioned;
 
 inline const char* to_string(strategy s) {
   switch (s) {
@@ -31,10 +34,13 @@ inline const char* to_string(strategy s) {
   return "unknown";
 }
 
-// Tuned for sm_90. Ring buffers are the next power of two above twice the tile, so they wrap
-// with a mask whatever the tile size.
-// CORANK_TUNE_THREADS / CORANK_TUNE_ITEMS override the table when defined: the tuning
-// sweep (bench/sweep.sh) rebuilds with each candidate.
+// Tuned for sm_90 on an H200 by bench/sweep.sh (bench/NOTES.md has the sweep): 128
+// threads, and as many items per thread as registers allow, since each thread's co-rank
+// search (log2 of the tile) is shared by its items. Items are odd, so that neighbouring
+// threads' pieces start in different shared-memory banks, and at most 31: a thread's steps
+// are tracked in 32-bit masks. Sizes the sweep did not cover are extrapolated.
+// CORANK_TUNE_THREADS / CORANK_TUNE_ITEMS override the table (the sweep rebuilds with each
+// candidate).
 template <int KeySize, int ValueSize>
 struct merge_policy_sm90 {
 #if defined(CORANK_TUNE_THREADS) && defined(CORANK_TUNE_ITEMS)
@@ -42,13 +48,8 @@ struct merge_policy_sm90 {
   static constexpr int items_per_thread = CORANK_TUNE_ITEMS;
 #else
   static constexpr int threads_per_block = 128;
-  // Each thread's co-rank search (log2 of the tile) is shared by its items: more items
-  // per thread, fewer search steps per output.
-  // Odd, so that neighbouring threads' pieces start in different shared-memory banks (a
-  // power of two puts a warp's walks on a few banks, an 8-way conflict at 16 items); at
-  // most 15, since a thread's steps are tracked in 32-bit masks (set operations walk up to
-  // items + 2 steps).
-  static constexpr int items_per_thread = std::clamp(64 / std::max(KeySize, ValueSize), 2, 16) - 1;
+  static constexpr int items_per_thread = ValueSize == 0 ? (KeySize <= 4 ? 31 : KeySize <= 8 ? 23 : 11)
+                                                         : (std::max(KeySize, ValueSize) <= 4 ? 23 : 11);
 #endif
   static constexpr int items_per_tile = threads_per_block * items_per_thread;
   // The naive strategy's threads: each takes this many outputs.
@@ -56,10 +57,28 @@ struct merge_policy_sm90 {
   static constexpr int naive_threads_per_block = 256;
 };
 
+// The set operations walk up to items + 2 steps per thread (balanced-path pieces), which
+// must fit the 32-bit step masks.
+template <class Policy>
+struct set_operation_policy : Policy {
+  static constexpr int items_per_thread = Policy::items_per_thread < 29 ? Policy::items_per_thread : 29;
+  static constexpr int items_per_tile = Policy::threads_per_block * items_per_thread;
+};
+
 template <class Key, class Value>
 using merge_pairs_policy = merge_policy_sm90<int(sizeof(Key)), int(sizeof(Value))>;
 
 template <class Key>
 using merge_keys_policy = merge_policy_sm90<int(sizeof(Key)), 0>;
+
+}  // namespace corank
+
+namespace corank {
+
+// The tiles of the set operations (and other balanced-path ops), for tests and tuning.
+template <class Key>
+using set_keys_policy = set_operation_policy<merge_keys_policy<Key>>;
+template <class Key, class Value>
+using set_pairs_policy = set_operation_policy<merge_pairs_policy<Key, Value>>;
 
 }  // namespace corank

@@ -16,9 +16,13 @@
 #include <corank/detail/set_operation_names.hpp>
 #include <corank/operation.cuh>
 
+#define CORANK_CONVENIENCE_NAME(x) {{}, "corank::" #x}
+#define CORANK_DEVICE_NAME(x) {}
 namespace corank {
-CORANK_NAME_SET_OPERATIONS
+CORANK_NAME_SET_OPERATIONS(CORANK_CONVENIENCE_NAME)
 namespace device {
-CORANK_NAME_SET_OPERATIONS
+CORANK_NAME_SET_OPERATIONS(CORANK_DEVICE_NAME)
 }  // namespace device
 }  // namespace corank
+#undef CORANK_CONVENIENCE_NAME
+#undef CORANK_DEVICE_NAME

@@ -38,7 +38,7 @@ using namespace corank::test;
 using corank::index_t;
 using corank::strategy;
 
-constexpr strategy all_strategies[] = {strategy::naive, strategy::tiled, strategy::circular};
+constexpr strategy all_strategies[] = {strategy::naive, strategy::tiled, strategy::circular, strategy::partitioned};
 constexpr std::size_t int_tile = corank::merge_keys_policy<int>::items_per_tile;
 
 std::vector<int> sorted_ints(std::mt19937_64& rng, std::size_t n, int range = 1 << 20) {
@@ -335,7 +335,7 @@ TEST_F(GpuHuge, MoreThan2Pow31ElementsPerInput) {
     GTEST_SKIP() << "needs " << (m + n) / (1 << 20) << " MiB of free device memory, has " << free_bytes / (1 << 20);
   }
   device_buffer<std::uint8_t> bytes(std::size_t(m + n));
-  for (strategy kind : {strategy::circular, strategy::tiled}) {
+  for (strategy kind : {strategy::partitioned, strategy::circular, strategy::tiled}) {
     SCOPED_TRACE(corank::to_string(kind));
     EXPECT_EQ(merge_evens_odds_into_bytes(m, n, kind, bytes), 0);
     // Spot checks at the 32-bit boundaries, on the host.

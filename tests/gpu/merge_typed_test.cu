@@ -25,7 +25,7 @@ namespace {
 using namespace corank::test;
 using corank::strategy;
 
-constexpr strategy all_strategies[] = {strategy::naive, strategy::tiled, strategy::circular};
+constexpr strategy all_strategies[] = {strategy::naive, strategy::tiled, strategy::circular, strategy::partitioned};
 
 // Under CORANK_TEST_QUICK (compute-sanitizer) the distributions that stress different
 // paths: random, all ties, ties across tiles, and strict alternation.

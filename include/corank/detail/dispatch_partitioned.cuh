@@ -56,9 +56,11 @@ cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_b
                                  strategy kind) {
   static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
   constexpr bool known_size = Op::output_size_is_input_size;
-  using policy = std::conditional_t<Args::with_values,
-                                    merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
-                                    merge_keys_policy<typename Args::key_type>>;
+  using merge_policy = std::conditional_t<Args::with_values,
+                                          merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
+                                          merge_keys_policy<typename Args::key_type>>;
+  using policy = std::conditional_t<Op::partition == partitioning::balanced_path,
+                                    set_operation_policy<merge_policy>, merge_policy>;
   if (args.size_a < 0 || args.size_b < 0 || args.size_a > std::numeric_limits<index_t>::max() - args.size_b)
     return cudaErrorInvalidValue;
   const index_t total = args.size_a + args.size_b;

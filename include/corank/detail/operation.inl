@@ -109,7 +109,7 @@ KeysOut keys_operation<Op>::operator()(KeysA a_first, KeysA a_last, KeysB b_firs
   using detail::unused;
   const auto args = detail::make_args(a_first, index_t(a_last - a_first), b_first, index_t(b_last - b_first),
                                       unused{}, unused{}, out, unused{});
-  return out + detail::run_counted("corank::keys_operation", op, detail::with_partner(args, unused{}), comp,
+  return out + detail::run_counted(name, op, detail::with_partner(args, unused{}), comp,
                                    stream, kind);
 }
 
@@ -122,7 +122,7 @@ std::pair<KeysOut, ValuesOut> by_key_operation<Op>::operator()(KeysA a_first, Ke
                                                                strategy kind) const {
   const auto args = detail::make_args(a_first, index_t(a_last - a_first), b_first, index_t(b_last - b_first),
                                       a_values, b_values, keys_out, values_out);
-  const index_t count = detail::run_counted("corank::by_key_operation", op,
+  const index_t count = detail::run_counted(name, op,
                                             detail::with_partner(args, detail::unused{}), comp, stream, kind);
   return {keys_out + count, values_out + count};
 }
@@ -134,7 +134,7 @@ index_t count_operation<Op>::operator()(KeysA a_first, KeysA a_last, KeysB b_fir
   using detail::unused;
   const auto args = detail::make_args(a_first, index_t(a_last - a_first), b_first, index_t(b_last - b_first),
                                       unused{}, unused{}, unused{}, unused{});
-  return detail::run_counted("corank::count_operation", op, detail::with_partner(args, unused{}), comp, stream,
+  return detail::run_counted(name, op, detail::with_partner(args, unused{}), comp, stream,
                              kind);
 }
 
@@ -149,9 +149,9 @@ std::tuple<KeysOut, ValuesOut, BValuesOut> paired_by_key_operation<Op>::operator
                                       a_values, b_values, keys_out, values_out);
   if (index_t(a_last - a_first) + index_t(b_last - b_first) > 0 && detail::is_null(detail::unwrap(b_values_out))) {
     throw cuda_error(cudaErrorInvalidValue,
-                     "corank::paired_by_key_operation: the B value output is a null pointer with a nonzero size");
+                     std::string(name) + ": the B value output is a null pointer with a nonzero size");
   }
-  const index_t count = detail::run_counted("corank::paired_by_key_operation", op,
+  const index_t count = detail::run_counted(name, op,
                                             detail::with_partner(args, detail::unwrap(b_values_out)), comp,
                                             stream, kind);
   return {keys_out + count, values_out + count, b_values_out + count};

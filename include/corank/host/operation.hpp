@@ -72,18 +72,20 @@ auto make_args(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, ValuesA
 template <class Op>
 struct keys_operation {
   Op op{};
+  const char* name = name;  // says who failed, in errors
   template <class KeysA, class KeysB, class KeysOut, class Compare = corank::less>
   KeysOut operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, KeysOut out, Compare comp = {},
                      unsigned threads = 0) const {
     using detail::unused;
     const auto args = detail::make_args(a_first, a_last, b_first, b_last, unused{}, unused{}, out, unused{});
-    return out + detail::run_counted("corank::host::keys_operation", op, args, unused{}, comp, threads);
+    return out + detail::run_counted(name, op, args, unused{}, comp, threads);
   }
 };
 
 template <class Op>
 struct by_key_operation {
   Op op{};
+  const char* name = name;  // says who failed, in errors
   template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
             class Compare = corank::less>
   std::pair<KeysOut, ValuesOut> operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last,
@@ -91,7 +93,7 @@ struct by_key_operation {
                                            ValuesOut values_out, Compare comp = {}, unsigned threads = 0) const {
     const auto args = detail::make_args(a_first, a_last, b_first, b_last, a_values, b_values, keys_out, values_out);
     const index_t count =
-        detail::run_counted("corank::host::by_key_operation", op, args, detail::unused{}, comp, threads);
+        detail::run_counted(name, op, args, detail::unused{}, comp, threads);
     return {keys_out + count, values_out + count};
   }
 };
@@ -99,18 +101,20 @@ struct by_key_operation {
 template <class Op>
 struct count_operation {
   Op op{};
+  const char* name = name;  // says who failed, in errors
   template <class KeysA, class KeysB, class Compare = corank::less>
   index_t operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, Compare comp = {},
                      unsigned threads = 0) const {
     using detail::unused;
     const auto args = detail::make_args(a_first, a_last, b_first, b_last, unused{}, unused{}, unused{}, unused{});
-    return detail::run_counted("corank::host::count_operation", op, args, unused{}, comp, threads);
+    return detail::run_counted(name, op, args, unused{}, comp, threads);
   }
 };
 
 template <class Op>
 struct paired_by_key_operation {
   Op op{};
+  const char* name = name;  // says who failed, in errors
   template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
             class BValuesOut, class Compare = corank::less>
   std::tuple<KeysOut, ValuesOut, BValuesOut> operator()(KeysA a_first, KeysA a_last, KeysB b_first,
@@ -121,10 +125,10 @@ struct paired_by_key_operation {
     const auto args = detail::make_args(a_first, a_last, b_first, b_last, a_values, b_values, keys_out, values_out);
     if (args.size_a + args.size_b > 0 && corank::detail::is_null(b_values_out)) {
       throw std::invalid_argument(
-          "corank::host::paired_by_key_operation: the B value output is a null pointer with a nonzero size");
+          std::string(name) + ": the B value output is a null pointer with a nonzero size");
     }
     const index_t count =
-        detail::run_counted("corank::host::paired_by_key_operation", op, args, b_values_out, comp, threads);
+        detail::run_counted(name, op, args, b_values_out, comp, threads);
     return {keys_out + count, values_out + count, b_values_out + count};
   }
 };

@@ -5,6 +5,8 @@
 #include <corank/detail/set_operation_names.hpp>
 #include <corank/host/operation.hpp>
 
+#define CORANK_HOST_NAME(x) {{}, "corank::host::" #x}
 namespace corank::host {
-CORANK_NAME_SET_OPERATIONS
+CORANK_NAME_SET_OPERATIONS(CORANK_HOST_NAME)
 }  // namespace corank::host
+#undef CORANK_HOST_NAME
