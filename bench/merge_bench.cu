@@ -17,6 +17,10 @@
 //  - corank and CUB get preallocated temporary storage. Thrust allocates its own
 //    (cudaMalloc/cudaFree) and synchronizes inside every call; that time is part of its
 //    measurement, as it is part of a Thrust user's.
+// The timing, flush, device and copy-bandwidth parts are in harness.hpp (shared with
+// set_ops_bench.cu).
+
+#include "harness.hpp"
 
 #include <corank/merge.cuh>
 
@@ -50,109 +54,7 @@
 
 namespace {
 
-using corank::index_t;
-
-constexpr double gib = 1024.0 * 1024.0 * 1024.0;
-
-// ---------------------------------------------------------------------------------------
-// Errors and device memory
-
-class cuda_failure : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// cudaMalloc failed for lack of memory: the case is skipped, not failed.
-class device_memory_exhausted : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-void check(cudaError_t code, const char* what) {
-  if (code != cudaSuccess) {
-    throw cuda_failure(fmt::format("{}: {} ({})", what, cudaGetErrorString(code), cudaGetErrorName(code)));
-  }
-}
-#define BENCH_CHECK(call) check((call), #call)
-
-class device_buffer {
- public:
-  device_buffer() = default;
-  explicit device_buffer(std::size_t bytes) : bytes_(bytes) {
-    if (bytes == 0) return;
-    const cudaError_t e = cudaMalloc(&data_, bytes);
-    if (e == cudaErrorMemoryAllocation) {
-      cudaGetLastError();  // not sticky; clear it
-      data_ = nullptr;
-      throw device_memory_exhausted(fmt::format("cudaMalloc of {:.2f} GiB failed", bytes / gib));
-    }
-    check(e, "cudaMalloc");
-  }
-  ~device_buffer() {
-    if (data_ != nullptr) cudaFree(data_);
-  }
-  device_buffer(device_buffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
-  device_buffer& operator=(device_buffer&& other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(bytes_, other.bytes_);
-    return *this;
-  }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-
-  template <class T = void>
-  T* get() const {
-    return static_cast<T*>(data_);
-  }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* data_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
-// ---------------------------------------------------------------------------------------
-// Kernels: input generation and the L2 flush
-
-__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-// Uniform over the whole range of Key: the low bits of a hash of the index.
-template <class Key>
-__global__ void random_keys_kernel(Key* keys, index_t count, std::uint64_t seed) {
-  using bits = std::make_unsigned_t<Key>;
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
-       i += index_t(gridDim.x) * blockDim.x) {
-    keys[i] = static_cast<Key>(static_cast<bits>(splitmix64(seed ^ (std::uint64_t(i) * 0xd6e8feb86659fd93ull))));
-  }
-}
-
-// Values are the element's origin: A's i-th is i, B's j-th is m + j. A stable merge then
-// orders equal keys by value, which is how the reference's stability is checked.
-template <class Value>
-__global__ void origin_values_kernel(Value* values, index_t count, index_t first) {
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
-       i += index_t(gridDim.x) * blockDim.x) {
-    values[i] = static_cast<Value>(first + i);
-  }
-}
-
-// Reads every byte of `data`. The buffer holds zeros, so the store never happens, but the
-// compiler cannot know that and keeps the loads.
-__global__ void read_to_evict_kernel(const uint4* data, std::size_t count, unsigned* sink) {
-  unsigned acc = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    const uint4 v = data[i];
-    acc ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (acc == 0x2545f491u) *sink = acc;
-}
+using namespace corank_bench;
 
 // ---------------------------------------------------------------------------------------
 // Options
@@ -220,43 +122,9 @@ options:
   -h, --help        this text
 )";
 
-class usage_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-int parse_int(const std::string& flag, const std::string& text, int low, int high) {
-  std::size_t used = 0;
-  long value = 0;
-  try {
-    value = std::stol(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty()) throw usage_error(fmt::format("{}: '{}' is not an integer", flag, text));
-  if (value < low || value > high)
-    throw usage_error(fmt::format("{}: {} is outside [{}, {}]", flag, value, low, high));
-  return int(value);
-}
-
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t end = std::min(text.find(',', begin), text.size());
-    if (end > begin) parts.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return parts;
-}
-
 options parse_options(int argc, char** argv) {
   options opt;
-  for (int i = 0; i < argc; ++i) {
-    if (i > 0) opt.command += ' ';
-    const std::string arg = argv[i];
-    opt.command += arg.find_first_of(" \t\"'") == std::string::npos ? arg : "'" + arg + "'";
-  }
+  opt.command = command_line(argc, argv);
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     std::string value;
@@ -327,85 +195,8 @@ options parse_options(int argc, char** argv) {
   return opt;
 }
 
-// Timed runs for a size: all of them up to 2^24, fewer above, where one run is long
-// enough that its median is stable with fewer samples.
-int runs_for(const options& opt, int log) {
-  if (log <= 24) return opt.runs;
-  const int shift = (log - 23) / 2;
-  return std::max(std::min(opt.runs, 10), opt.runs >> shift);
-}
-
-// ---------------------------------------------------------------------------------------
-// The measuring context: stream, events, the L2 flush
-
-struct bench_context {
-  cudaStream_t stream = nullptr;
-  std::string device_name;
-  int multiprocessors = 0;
-  std::size_t l2_bytes = 0;
-  std::size_t total_memory = 0;
-  device_buffer flush_data;
-  device_buffer flush_sink;
-  std::vector<cudaEvent_t> starts, stops;
-  double copy_peak_gbps = 0;
-
-  void flush_l2() {
-    const std::size_t count = flush_data.bytes() / sizeof(uint4);
-    read_to_evict_kernel<<<unsigned(multiprocessors) * 4, 512, 0, stream>>>(flush_data.get<const uint4>(), count,
-                                                                             flush_sink.get<unsigned>());
-    BENCH_CHECK(cudaPeekAtLastError());
-  }
-
-  unsigned grid_for(index_t count) const {
-    return unsigned(std::max<index_t>(1, std::min<index_t>((count + 255) / 256, index_t(multiprocessors) * 32)));
-  }
-};
-
-struct timing {
-  double median_ms = 0;
-  double min_ms = 0;
-  double max_ms = 0;
-  int runs = 0;
-};
-
-// Enqueues warm-up runs, then timed runs each preceded by an untimed flush, then reads the
-// events once. `run(set)` enqueues one run on ctx.stream using buffer set `set`.
-template <class Run>
-timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run) {
-  if (int(ctx.starts.size()) < runs) {
-    const std::size_t have = ctx.starts.size();
-    ctx.starts.resize(runs);
-    ctx.stops.resize(runs);
-    for (std::size_t r = have; r < std::size_t(runs); ++r) {
-      BENCH_CHECK(cudaEventCreate(&ctx.starts[r]));
-      BENCH_CHECK(cudaEventCreate(&ctx.stops[r]));
-    }
-  }
-  for (int w = 0; w < warmup; ++w) {
-    ctx.flush_l2();
-    run(w % sets);
-  }
-  for (int r = 0; r < runs; ++r) {
-    ctx.flush_l2();
-    BENCH_CHECK(cudaEventRecord(ctx.starts[r], ctx.stream));
-    run(r % sets);
-    BENCH_CHECK(cudaEventRecord(ctx.stops[r], ctx.stream));
-  }
-  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
-  std::vector<double> ms(runs);
-  for (int r = 0; r < runs; ++r) {
-    float t = 0;
-    BENCH_CHECK(cudaEventElapsedTime(&t, ctx.starts[r], ctx.stops[r]));
-    ms[r] = t;
-  }
-  std::sort(ms.begin(), ms.end());
-  timing result;
-  result.runs = runs;
-  result.min_ms = ms.front();
-  result.max_ms = ms.back();
-  result.median_ms = runs % 2 == 1 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
-  return result;
-}
+// Timed runs for a size (harness.hpp): fewer above 2^24.
+int runs_for(const options& opt, int log) { return runs_for_size(opt.runs, log); }
 
 // ---------------------------------------------------------------------------------------
 // Results: the table and the JSON file
@@ -437,25 +228,6 @@ struct report {
   std::vector<skipped_case> skipped;
   int failures = 0;
 };
-
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", int(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 void write_json(const std::string& path, const options& opt, const bench_context& ctx, const report& rep) {
   if (path.empty()) return;
@@ -499,11 +271,6 @@ void print_row(const result_row& r) {
   fmt::print("{:<8} {:>4} {:>11}  {:<9} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>7.3f}  {}\n", r.type, r.log,
              r.elements_per_input, r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy,
              r.ratio_to_cub, r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
-  std::fflush(stdout);
-}
-
-void print_failure(const std::string& what, const std::string& message) {
-  fmt::print("\n!!!!!!!! FAIL: {}: {}\n\n", what, message);
   std::fflush(stdout);
 }
 
@@ -606,21 +373,6 @@ void enqueue(impl_kind kind, const buffer_set<Key, Value>& set, temp_storage<Key
   }
 }
 
-template <class T>
-T read_element(const T* p) {
-  T value{};
-  BENCH_CHECK(cudaMemcpy(&value, p, sizeof(T), cudaMemcpyDeviceToHost));
-  return value;
-}
-
-// Index of the first difference, or `count`.
-template <class T>
-index_t first_difference(const T* got, const T* expected, index_t count, cudaStream_t stream) {
-  const auto result = thrust::mismatch(thrust::cuda::par.on(stream), thrust::device_pointer_cast(got),
-                                       thrust::device_pointer_cast(got + count), thrust::device_pointer_cast(expected));
-  return index_t(result.first.get() - got);
-}
-
 // "OK", or what differs from the reference.
 template <class Key, class Value>
 std::string compare_with_reference(const buffer_set<Key, Value>& set, const buffer_set<Key, Value>& reference,
@@ -656,14 +408,6 @@ std::string check_reference(const buffer_set<Key, Value>& reference, cudaStream_
       return "FAIL: CUB's merge is not stable (equal keys out of input order)";
   }
   return "OK";
-}
-
-template <class Key>
-std::size_t sort_temp_bytes(index_t count) {
-  std::size_t bytes = 0;
-  BENCH_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr),
-                                             count));
-  return bytes;
 }
 
 // Fresh random sorted keys, different for A and B: hashed into the output block (free
@@ -846,74 +590,18 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
   }
 }
 
-// The device's copy bandwidth: a large device-to-device copy, read plus write counted.
-double measure_copy_peak(bench_context& ctx) {
-  const std::size_t bytes = std::size_t(1) << 30;
-  try {
-    device_buffer source(bytes);
-    device_buffer destination(bytes);
-    BENCH_CHECK(cudaMemsetAsync(source.get(), 1, bytes, ctx.stream));
-    auto run = [&](int) {
-      BENCH_CHECK(cudaMemcpyAsync(destination.get(), source.get(), bytes, cudaMemcpyDeviceToDevice, ctx.stream));
-    };
-    const timing t = measure(ctx, 1, 3, 20, run);
-    return 2.0 * double(bytes) / (t.median_ms * 1e6);
-  } catch (const device_memory_exhausted&) {
-    return 0;
-  }
-}
-
-std::string now_text() {
-  const std::time_t now = std::time(nullptr);
-  char text[64] = {};
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&now));
-  return text;
-}
-
 int run_bench(const options& opt) {
-  int devices = 0;
-  const cudaError_t count_status = cudaGetDeviceCount(&devices);
-  if (count_status != cudaSuccess || devices == 0) {
-    cudaGetLastError();
-    fmt::print(stderr, "corank_merge_bench: no CUDA GPU found ({}); this benchmark needs one\n",
-               count_status != cudaSuccess ? cudaGetErrorString(count_status) : "no device");
-    return 1;
-  }
   bench_context ctx;
-  int device = 0;
-  BENCH_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  BENCH_CHECK(cudaGetDeviceProperties(&prop, device));
-  ctx.device_name = prop.name;
-  ctx.multiprocessors = prop.multiProcessorCount;
-  ctx.l2_bytes = std::size_t(prop.l2CacheSize);
-  ctx.total_memory = prop.totalGlobalMem;
-  BENCH_CHECK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
-  ctx.flush_data = device_buffer(std::max<std::size_t>(std::size_t(128) << 20, 3 * ctx.l2_bytes));
-  ctx.flush_sink = device_buffer(sizeof(unsigned));
-  BENCH_CHECK(cudaMemset(ctx.flush_data.get(), 0, ctx.flush_data.bytes()));
-
-  int runtime_version = 0, driver_version = 0;
-  cudaRuntimeGetVersion(&runtime_version);
-  cudaDriverGetVersion(&driver_version);
+  if (!open_device(ctx, "corank_merge_bench")) return 1;
 
   report rep;
-  rep.device = fmt::format("{} (sm_{}{}, {} SMs, L2 {:.0f} MiB, {:.1f} GiB)", prop.name, prop.major, prop.minor,
-                           prop.multiProcessorCount, ctx.l2_bytes / (1024.0 * 1024.0), ctx.total_memory / gib);
+  rep.device = ctx.device_description;
   rep.date = now_text();
   rep.command = opt.command;
 
-  fmt::print("corank merge benchmark\n");
-  fmt::print("device:  {}\n", rep.device);
-  fmt::print("runtime: CUDA {}.{} (driver {}.{}), CCCL {}.{}.{}\n", runtime_version / 1000,
-             runtime_version % 1000 / 10, driver_version / 1000, driver_version % 1000 / 10, CCCL_MAJOR_VERSION,
-             CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
-  fmt::print("date:    {}\n", rep.date);
-  fmt::print("command: {}\n", rep.command);
-  std::fflush(stdout);
+  print_run_header("corank merge benchmark", ctx, rep.date, rep.command);
   rep.copy_peak_gbps = measure_copy_peak(ctx);
-  fmt::print("copy bandwidth: {:.1f} GB/s (cudaMemcpyAsync of 1 GiB device to device, read + write counted)\n",
-             rep.copy_peak_gbps);
+  print_copy_peak(rep.copy_peak_gbps);
   fmt::print(
       "method:  median of --runs {} timed runs (fewer above 2^24, see 'runs'), after {} warm-up runs; CUDA events;\n"
       "         L2 flushed before every run by reading {:.0f} MiB (untimed); inputs rotate over 2 buffer sets when\n"
@@ -937,9 +625,7 @@ int run_bench(const options& opt) {
     fmt::print("\n");
   }
 
-  for (cudaEvent_t e : ctx.starts) cudaEventDestroy(e);
-  for (cudaEvent_t e : ctx.stops) cudaEventDestroy(e);
-  cudaStreamDestroy(ctx.stream);
+  ctx.release();
 
   if (!rep.skipped.empty()) {
     fmt::print("skipped for lack of device memory: {} case(s), listed above\n", rep.skipped.size());

@@ -34,7 +34,9 @@ struct sparse_dot_op {
 template <class Index, class Value>
 Value sparse_dot(const thrust::device_vector<Index>& a_index, const thrust::device_vector<Value>& a_value,
                  const thrust::device_vector<Index>& b_index, const thrust::device_vector<Value>& b_value) {
-  thrust::device_vector<Value> products(a_index.size() < b_index.size() ? a_index.size() : b_index.size());
+  const std::size_t matches_at_most = a_index.size() < b_index.size() ? a_index.size() : b_index.size();
+  if (matches_at_most == 0) return Value(0);  // an empty vector: no products to sum
+  thrust::device_vector<Value> products(matches_at_most);
   const auto ends = corank::by_key_operation<sparse_dot_op>{}(
       a_index.begin(), a_index.end(), b_index.begin(), b_index.end(), a_value.begin(), b_value.begin(),
       thrust::make_discard_iterator(), products.begin());

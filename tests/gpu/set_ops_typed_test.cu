@@ -456,6 +456,7 @@ TEST_F(GpuSetOpsHuge, UnionOfCountingIteratorsAbove2Pow31IntoBytes) {
     EXPECT_EQ(wrong, 0);
     // A few positions read back on the host as well.
     for (index_t k : {index_t(0), (index_t(1) << 31) - 1, huge_m - 1, huge_m, (index_t(1) << 32) - 1, total - 1}) {
+      if (k >= total) continue;  // the union is shorter than 2^32 here
       std::uint8_t value = 0;
       ASSERT_EQ(cudaSuccess, cudaMemcpy(&value, bytes.data() + k, 1, cudaMemcpyDeviceToHost));
       const index_t expected = k < huge_m ? k : huge_m + 1 + 2 * (k - huge_m);

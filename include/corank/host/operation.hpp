@@ -72,7 +72,7 @@ auto make_args(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, ValuesA
 template <class Op>
 struct keys_operation {
   Op op{};
-  const char* name = name;  // says who failed, in errors
+  const char* name = "corank::host::keys_operation";  // says who failed, in errors
   template <class KeysA, class KeysB, class KeysOut, class Compare = corank::less>
   KeysOut operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, KeysOut out, Compare comp = {},
                      unsigned threads = 0) const {
@@ -85,7 +85,7 @@ struct keys_operation {
 template <class Op>
 struct by_key_operation {
   Op op{};
-  const char* name = name;  // says who failed, in errors
+  const char* name = "corank::host::by_key_operation";  // says who failed, in errors
   template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
             class Compare = corank::less>
   std::pair<KeysOut, ValuesOut> operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last,
@@ -101,7 +101,7 @@ struct by_key_operation {
 template <class Op>
 struct count_operation {
   Op op{};
-  const char* name = name;  // says who failed, in errors
+  const char* name = "corank::host::count_operation";  // says who failed, in errors
   template <class KeysA, class KeysB, class Compare = corank::less>
   index_t operator()(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, Compare comp = {},
                      unsigned threads = 0) const {
@@ -114,7 +114,7 @@ struct count_operation {
 template <class Op>
 struct paired_by_key_operation {
   Op op{};
-  const char* name = name;  // says who failed, in errors
+  const char* name = "corank::host::paired_by_key_operation";  // says who failed, in errors
   template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
             class BValuesOut, class Compare = corank::less>
   std::tuple<KeysOut, ValuesOut, BValuesOut> operator()(KeysA a_first, KeysA a_last, KeysB b_first,

@@ -1,0 +1,416 @@
+#pragma once
+// The measuring harness shared by corank's benchmarks (merge_bench.cu, set_ops_bench.cu):
+// CUDA error handling, device buffers, input-generation and L2-flush kernels, CUDA-event
+// timing (warm-up, flush before every run, median), the device's copy bandwidth, the run
+// header, option-parsing helpers and JSON strings. The tables and JSON records themselves
+// stay in each program, since their columns differ.
+//
+// CUDA source (it defines kernels): include it from .cu files only, one per program.
+
+#include <corank/config.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/mismatch.h>
+
+#include <fmt/format.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace corank_bench {
+
+using corank::index_t;
+
+inline constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+
+// ---------------------------------------------------------------------------------------
+// Errors and device memory
+
+class cuda_failure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// cudaMalloc failed for lack of memory: the case is skipped, not failed.
+class device_memory_exhausted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline void check(cudaError_t code, const char* what) {
+  if (code != cudaSuccess) {
+    throw cuda_failure(fmt::format("{}: {} ({})", what, cudaGetErrorString(code), cudaGetErrorName(code)));
+  }
+}
+#define BENCH_CHECK(call) ::corank_bench::check((call), #call)
+
+class device_buffer {
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes == 0) return;
+    const cudaError_t e = cudaMalloc(&data_, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky; clear it
+      data_ = nullptr;
+      throw device_memory_exhausted(fmt::format("cudaMalloc of {:.2f} GiB failed", bytes / gib));
+    }
+    check(e, "cudaMalloc");
+  }
+  ~device_buffer() {
+    if (data_ != nullptr) cudaFree(data_);
+  }
+  device_buffer(device_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  device_buffer& operator=(device_buffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(bytes_, other.bytes_);
+    return *this;
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+
+  template <class T = void>
+  T* get() const {
+    return static_cast<T*>(data_);
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Kernels: input generation and the L2 flush
+
+__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The hash of element i under `seed`: uniform 64-bit values.
+__host__ __device__ inline std::uint64_t index_hash(std::uint64_t seed, index_t i) {
+  return splitmix64(seed ^ (std::uint64_t(i) * 0xd6e8feb86659fd93ull));
+}
+
+// Uniform over the whole range of Key: the low bits of a hash of the index.
+template <class Key>
+__global__ void random_keys_kernel(Key* keys, index_t count, std::uint64_t seed) {
+  using bits = std::make_unsigned_t<Key>;
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
+       i += index_t(gridDim.x) * blockDim.x) {
+    keys[i] = static_cast<Key>(static_cast<bits>(index_hash(seed, i)));
+  }
+}
+
+// Values are the element's origin: A's i-th is i, B's j-th is m + j. A stable merge then
+// orders equal keys by value, which is how the reference's stability is checked.
+template <class Value>
+__global__ void origin_values_kernel(Value* values, index_t count, index_t first) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
+       i += index_t(gridDim.x) * blockDim.x) {
+    values[i] = static_cast<Value>(first + i);
+  }
+}
+
+// Reads every byte of `data`. The buffer holds zeros, so the store never happens, but the
+// compiler cannot know that and keeps the loads. (A template only so that the header may
+// define it without an ODR question.)
+template <int = 0>
+__global__ void read_to_evict_kernel(const uint4* data, std::size_t count, unsigned* sink) {
+  unsigned acc = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = data[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x2545f491u) *sink = acc;
+}
+
+template <class Key>
+std::size_t sort_temp_bytes(index_t count) {
+  std::size_t bytes = 0;
+  check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr),
+                                       count),
+        "cub::DeviceRadixSort::SortKeys (size query)");
+  return bytes;
+}
+
+// ---------------------------------------------------------------------------------------
+// Options: helpers
+
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline int parse_int(const std::string& flag, const std::string& text, int low, int high) {
+  std::size_t used = 0;
+  long value = 0;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty()) throw usage_error(fmt::format("{}: '{}' is not an integer", flag, text));
+  if (value < low || value > high)
+    throw usage_error(fmt::format("{}: {} is outside [{}, {}]", flag, value, low, high));
+  return int(value);
+}
+
+inline std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    if (end > begin) parts.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return parts;
+}
+
+// The command line as typed, arguments with spaces or quotes quoted.
+inline std::string command_line(int argc, char** argv) {
+  std::string command;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) command += ' ';
+    const std::string arg = argv[i];
+    command += arg.find_first_of(" \t\"'") == std::string::npos ? arg : "'" + arg + "'";
+  }
+  return command;
+}
+
+// Timed runs for a size: all of them up to 2^24, fewer above, where one run is long
+// enough that its median is stable with fewer samples: runs/2 at 2^25..2^26, runs/4 at
+// 2^27..2^28, never below min(runs, 10).
+inline int runs_for_size(int runs, int log) {
+  if (log <= 24) return runs;
+  const int shift = (log - 23) / 2;
+  return std::max(std::min(runs, 10), runs >> shift);
+}
+
+// ---------------------------------------------------------------------------------------
+// The measuring context: stream, events, the L2 flush
+
+struct bench_context {
+  cudaStream_t stream = nullptr;
+  std::string device_name;
+  std::string device_description;  // name, architecture, SMs, L2, memory
+  int multiprocessors = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t total_memory = 0;
+  device_buffer flush_data;
+  device_buffer flush_sink;
+  std::vector<cudaEvent_t> starts, stops;
+  double copy_peak_gbps = 0;
+
+  bench_context() = default;
+  bench_context(const bench_context&) = delete;
+  bench_context& operator=(const bench_context&) = delete;
+  ~bench_context() { release(); }
+
+  // Destroys the events and the stream (the buffers go with the context).
+  void release() {
+    for (cudaEvent_t e : starts) cudaEventDestroy(e);
+    for (cudaEvent_t e : stops) cudaEventDestroy(e);
+    starts.clear();
+    stops.clear();
+    if (stream != nullptr) cudaStreamDestroy(stream);
+    stream = nullptr;
+  }
+
+  void flush_l2() {
+    const std::size_t count = flush_data.bytes() / sizeof(uint4);
+    read_to_evict_kernel<><<<unsigned(multiprocessors) * 4, 512, 0, stream>>>(flush_data.get<const uint4>(), count,
+                                                                               flush_sink.get<unsigned>());
+    BENCH_CHECK(cudaPeekAtLastError());
+  }
+
+  unsigned grid_for(index_t count) const {
+    return unsigned(std::max<index_t>(1, std::min<index_t>((count + 255) / 256, index_t(multiprocessors) * 32)));
+  }
+};
+
+// Opens device 0 (the current device) for `ctx`: its properties, a non-blocking stream and
+// the flush buffer of max(128 MiB, 3 x L2). Returns false, having said why on stderr, when
+// the machine has no CUDA GPU.
+inline bool open_device(bench_context& ctx, const char* program) {
+  int devices = 0;
+  const cudaError_t count_status = cudaGetDeviceCount(&devices);
+  if (count_status != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    fmt::print(stderr, "{}: no CUDA GPU found ({}); this benchmark needs one\n", program,
+               count_status != cudaSuccess ? cudaGetErrorString(count_status) : "no device");
+    return false;
+  }
+  int device = 0;
+  BENCH_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, device));
+  ctx.device_name = prop.name;
+  ctx.multiprocessors = prop.multiProcessorCount;
+  ctx.l2_bytes = std::size_t(prop.l2CacheSize);
+  ctx.total_memory = prop.totalGlobalMem;
+  ctx.device_description = fmt::format("{} (sm_{}{}, {} SMs, L2 {:.0f} MiB, {:.1f} GiB)", prop.name, prop.major,
+                                       prop.minor, prop.multiProcessorCount, ctx.l2_bytes / (1024.0 * 1024.0),
+                                       ctx.total_memory / gib);
+  BENCH_CHECK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+  ctx.flush_data = device_buffer(std::max<std::size_t>(std::size_t(128) << 20, 3 * ctx.l2_bytes));
+  ctx.flush_sink = device_buffer(sizeof(unsigned));
+  BENCH_CHECK(cudaMemset(ctx.flush_data.get(), 0, ctx.flush_data.bytes()));
+  return true;
+}
+
+struct timing {
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  int runs = 0;
+};
+
+// Enqueues warm-up runs, then timed runs each preceded by an untimed flush, then reads the
+// events once. `run(set)` enqueues one run on ctx.stream using buffer set `set`.
+template <class Run>
+timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run) {
+  if (int(ctx.starts.size()) < runs) {
+    const std::size_t have = ctx.starts.size();
+    ctx.starts.resize(runs);
+    ctx.stops.resize(runs);
+    for (std::size_t r = have; r < std::size_t(runs); ++r) {
+      BENCH_CHECK(cudaEventCreate(&ctx.starts[r]));
+      BENCH_CHECK(cudaEventCreate(&ctx.stops[r]));
+    }
+  }
+  for (int w = 0; w < warmup; ++w) {
+    ctx.flush_l2();
+    run(w % sets);
+  }
+  for (int r = 0; r < runs; ++r) {
+    ctx.flush_l2();
+    BENCH_CHECK(cudaEventRecord(ctx.starts[r], ctx.stream));
+    run(r % sets);
+    BENCH_CHECK(cudaEventRecord(ctx.stops[r], ctx.stream));
+  }
+  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+  std::vector<double> ms(runs);
+  for (int r = 0; r < runs; ++r) {
+    float t = 0;
+    BENCH_CHECK(cudaEventElapsedTime(&t, ctx.starts[r], ctx.stops[r]));
+    ms[r] = t;
+  }
+  std::sort(ms.begin(), ms.end());
+  timing result;
+  result.runs = runs;
+  result.min_ms = ms.front();
+  result.max_ms = ms.back();
+  result.median_ms = runs % 2 == 1 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
+  return result;
+}
+
+// The device's copy bandwidth: a large device-to-device copy, read plus write counted.
+inline double measure_copy_peak(bench_context& ctx) {
+  const std::size_t bytes = std::size_t(1) << 30;
+  try {
+    device_buffer source(bytes);
+    device_buffer destination(bytes);
+    BENCH_CHECK(cudaMemsetAsync(source.get(), 1, bytes, ctx.stream));
+    auto run = [&](int) {
+      BENCH_CHECK(cudaMemcpyAsync(destination.get(), source.get(), bytes, cudaMemcpyDeviceToDevice, ctx.stream));
+    };
+    const timing t = measure(ctx, 1, 3, 20, run);
+    return 2.0 * double(bytes) / (t.median_ms * 1e6);
+  } catch (const device_memory_exhausted&) {
+    return 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Output: the run header, failures, JSON strings
+
+inline std::string now_text() {
+  const std::time_t now = std::time(nullptr);
+  char text[64] = {};
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&now));
+  return text;
+}
+
+// The first lines of a run: title, device, CUDA and CCCL versions, date, command.
+inline void print_run_header(const std::string& title, const bench_context& ctx, const std::string& date,
+                             const std::string& command) {
+  int runtime_version = 0, driver_version = 0;
+  cudaRuntimeGetVersion(&runtime_version);
+  cudaDriverGetVersion(&driver_version);
+  fmt::print("{}\n", title);
+  fmt::print("device:  {}\n", ctx.device_description);
+  fmt::print("runtime: CUDA {}.{} (driver {}.{}), CCCL {}.{}.{}\n", runtime_version / 1000,
+             runtime_version % 1000 / 10, driver_version / 1000, driver_version % 1000 / 10, CCCL_MAJOR_VERSION,
+             CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
+  fmt::print("date:    {}\n", date);
+  fmt::print("command: {}\n", command);
+  std::fflush(stdout);
+}
+
+inline void print_copy_peak(double gbps) {
+  fmt::print("copy bandwidth: {:.1f} GB/s (cudaMemcpyAsync of 1 GiB device to device, read + write counted)\n", gbps);
+}
+
+inline void print_failure(const std::string& what, const std::string& message) {
+  fmt::print("\n!!!!!!!! FAIL: {}: {}\n\n", what, message);
+  std::fflush(stdout);
+}
+
+inline std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", int(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// ---------------------------------------------------------------------------------------
+// Comparing device arrays
+
+template <class T>
+T read_element(const T* p) {
+  T value{};
+  BENCH_CHECK(cudaMemcpy(&value, p, sizeof(T), cudaMemcpyDeviceToHost));
+  return value;
+}
+
+// Index of the first difference, or `count` (device-side, on `stream`).
+template <class T>
+index_t first_difference(const T* got, const T* expected, index_t count, cudaStream_t stream) {
+  if (count <= 0) return count;
+  const auto result = thrust::mismatch(thrust::cuda::par.on(stream), thrust::device_pointer_cast(got),
+                                       thrust::device_pointer_cast(got + count), thrust::device_pointer_cast(expected));
+  return index_t(result.first.get() - got);
+}
+
+}  // namespace corank_bench

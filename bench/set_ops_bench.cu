@@ -1,0 +1,864 @@
+// The set-operations benchmark: corank's set_union, set_intersection, set_difference and
+// set_symmetric_difference (two-phase corank::device forms, strategies naive and
+// partitioned) against thrust::set_* and a device-to-device copy of the same bytes, in one
+// process, for int32 keys, int64 keys and int32 keys with int32 values (the _by_key forms),
+// at 2^16 .. 2^28 elements per input and two input shapes. RESULTS.md has the command.
+//
+// Only naive and partitioned are measured: for set operations (output size known only
+// after the fact) strategy::tiled, ::circular and ::partitioned all run the same staged
+// one-tile-per-block kernel; naive runs that kernel reading global memory in place.
+//
+// How it measures (DESIGN.md section 8; the harness is harness.hpp, shared with
+// merge_bench.cu):
+//  - bytes = (m + n + out) * (key [+ value] size): the inputs read once, the output (out
+//    elements) written once. `out` is the operation's output size, read back once per case
+//    outside the timing (Thrust's, which corank's device-side count must equal). The copy
+//    row moves the same bytes: one cudaMemcpyAsync of bytes / 2, so it is per operation.
+//  - every run is bracketed by CUDA events; the table gives the median of the timed runs,
+//    after warm-up runs. Before every run, outside the events, a kernel reads a scratch
+//    buffer of max(128 MiB, 3 x L2), so no run finds its data in L2. Working sets that fit
+//    in twice the L2 also rotate over two buffer sets.
+//  - inputs: m = n = 2^k sorted keys, generated on the device (a hash of the index, then a
+//    radix sort), with different seeds for A and B. "heavy": uniform over [0, n/2), so a key
+//    occurs about twice in each input and most keys are in both (many duplicates and
+//    matches); "few": uniform 30-bit keys, so few matches (a fraction of about
+//    1 - exp(-n / 2^30) of B's keys occur in A: 0.006% at 2^16, 1.6% at 2^24, 22% at 2^28).
+//    Values are the element's origin (A's i-th: i, B's j-th: m + j), so comparing values
+//    also checks which copies of a repeated key were kept.
+//  - every implementation's output (size, keys, values) is checked once per case against
+//    Thrust's, after the output was overwritten with a pattern and corank's device count
+//    with -1. Thrust's own output is checked to be sorted (by key and origin), within the
+//    operation's size bounds, and its four sizes to agree with each other
+//    (|A u B| = m + n - |A n B|, |A - B| = m - |A n B|, |A ^ B| = |A u B| - |A n B|).
+//  - corank gets preallocated temporary storage. Thrust allocates its own (cudaMalloc/
+//    cudaFree) and synchronizes inside every call to read its output size back; that time
+//    is part of its measurement, as it is part of a Thrust user's.
+
+#include "harness.hpp"
+
+#include <corank/set_operations.cuh>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/pair.h>
+#include <thrust/set_operations.h>
+#include <thrust/sort.h>
+#include <thrust/tuple.h>
+
+#include <fmt/format.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace corank_bench;
+
+// ---------------------------------------------------------------------------------------
+// Options
+
+enum class impl_kind { copy, thrust, naive, partitioned };
+constexpr impl_kind all_impls[] = {impl_kind::copy, impl_kind::thrust, impl_kind::naive, impl_kind::partitioned};
+
+const char* to_string(impl_kind kind) {
+  switch (kind) {
+    case impl_kind::copy: return "copy";
+    case impl_kind::thrust: return "thrust";
+    case impl_kind::naive: return "naive";
+    case impl_kind::partitioned: return "partitioned";
+  }
+  return "?";
+}
+
+enum class set_op { set_union, set_intersection, set_difference, set_symmetric_difference };
+constexpr set_op all_ops[] = {set_op::set_union, set_op::set_intersection, set_op::set_difference,
+                              set_op::set_symmetric_difference};
+
+const char* to_string(set_op op) {
+  switch (op) {
+    case set_op::set_union: return "union";
+    case set_op::set_intersection: return "intersection";
+    case set_op::set_difference: return "difference";
+    case set_op::set_symmetric_difference: return "symdiff";
+  }
+  return "?";
+}
+
+const char* corank_name(set_op op, bool by_key) {
+  switch (op) {
+    case set_op::set_union: return by_key ? "corank::device::set_union_by_key" : "corank::device::set_union";
+    case set_op::set_intersection:
+      return by_key ? "corank::device::set_intersection_by_key" : "corank::device::set_intersection";
+    case set_op::set_difference:
+      return by_key ? "corank::device::set_difference_by_key" : "corank::device::set_difference";
+    case set_op::set_symmetric_difference:
+      return by_key ? "corank::device::set_symmetric_difference_by_key" : "corank::device::set_symmetric_difference";
+  }
+  return "?";
+}
+
+enum class overlap_kind { heavy, few };
+constexpr overlap_kind all_overlaps[] = {overlap_kind::heavy, overlap_kind::few};
+
+const char* to_string(overlap_kind kind) { return kind == overlap_kind::heavy ? "heavy" : "few"; }
+
+enum class case_kind { keys_i32, keys_i64, pairs_i32_i32 };
+
+const char* to_string(case_kind kind) {
+  switch (kind) {
+    case case_kind::keys_i32: return "i32";
+    case case_kind::keys_i64: return "i64";
+    case case_kind::pairs_i32_i32: return "i32:i32";
+  }
+  return "?";
+}
+
+struct options {
+  int min_log = 16;
+  int max_log = 28;
+  int log_step = 2;
+  int runs = 30;
+  int warmup = 3;
+  std::vector<case_kind> types{case_kind::keys_i32, case_kind::keys_i64, case_kind::pairs_i32_i32};
+  std::vector<set_op> ops{std::begin(all_ops), std::end(all_ops)};
+  std::vector<overlap_kind> overlaps{std::begin(all_overlaps), std::end(all_overlaps)};
+  std::vector<impl_kind> impls{std::begin(all_impls), std::end(all_impls)};
+  std::string json_path;
+  std::string command;
+};
+
+constexpr const char* usage_text = R"(usage: corank_set_ops_bench [options]
+
+Times multiset union, intersection, difference and symmetric difference of two sorted
+inputs of 2^k elements each: corank (two-phase corank::device::set_*[_by_key], strategies
+naive and partitioned; tiled and circular run the same kernel as partitioned for set
+operations), thrust::set_*[_by_key] and a device-to-device copy of the same bytes.
+Outputs are checked against Thrust's.
+
+options:
+  --min-log K       smallest size, 2^K elements per input        (default 16)
+  --max-log K       largest size, 2^K elements per input         (default 28)
+  --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
+  --types LIST      comma-separated: i32, i64, i32:i32           (default all three)
+                    (also: int32, int64, pairs)
+  --ops LIST        comma-separated: union, intersection, difference, symdiff
+                    (also: symmetric_difference, set_union, ...) (default all four)
+  --overlap LIST    comma-separated: heavy (keys uniform over [0, n/2): many
+                    duplicates and matches), few (uniform 30-bit keys: few matches)
+                                                                 (default heavy,few)
+  --impls LIST      comma-separated: naive, partitioned
+                    (copy and thrust always run: they are the baselines) (default all)
+  --runs N          timed runs per measurement; fewer above 2^24:
+                    N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10)
+                                                                 (default 30)
+  --warmup N        untimed runs before timing                   (default 3)
+  --json FILE       also write every result to FILE (rewritten after each size)
+  -h, --help        this text
+)";
+
+// Keeps `chosen` in the order of `all`, without repeats.
+template <class T, std::size_t N>
+std::vector<T> in_order(const std::vector<T>& chosen, const T (&all)[N]) {
+  std::vector<T> ordered;
+  for (const T& item : all) {
+    if (std::find(chosen.begin(), chosen.end(), item) != chosen.end()) ordered.push_back(item);
+  }
+  return ordered;
+}
+
+options parse_options(int argc, char** argv) {
+  options opt;
+  opt.command = command_line(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+      has_value = true;
+    }
+    if (flag == "-h" || flag == "--help") {
+      std::fputs(usage_text, stdout);
+      std::exit(0);
+    }
+    auto next = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) throw usage_error(fmt::format("{} needs a value", flag));
+      return argv[++i];
+    };
+    if (flag == "--min-log") {
+      opt.min_log = parse_int(flag, next(), 1, 30);
+    } else if (flag == "--max-log") {
+      opt.max_log = parse_int(flag, next(), 1, 30);
+    } else if (flag == "--log-step") {
+      opt.log_step = parse_int(flag, next(), 1, 30);
+    } else if (flag == "--runs") {
+      opt.runs = parse_int(flag, next(), 1, 100000);
+    } else if (flag == "--warmup") {
+      opt.warmup = parse_int(flag, next(), 0, 1000);
+    } else if (flag == "--json") {
+      opt.json_path = next();
+    } else if (flag == "--types") {
+      opt.types.clear();
+      for (const std::string& t : split_commas(next())) {
+        if (t == "i32" || t == "int32") {
+          opt.types.push_back(case_kind::keys_i32);
+        } else if (t == "i64" || t == "int64") {
+          opt.types.push_back(case_kind::keys_i64);
+        } else if (t == "i32:i32" || t == "int32:int32" || t == "pairs") {
+          opt.types.push_back(case_kind::pairs_i32_i32);
+        } else {
+          throw usage_error(fmt::format("--types: unknown type '{}' (i32, i64, i32:i32)", t));
+        }
+      }
+      if (opt.types.empty()) throw usage_error("--types: empty list");
+    } else if (flag == "--ops") {
+      std::vector<set_op> chosen;
+      for (const std::string& name : split_commas(next())) {
+        if (name == "union" || name == "set_union") {
+          chosen.push_back(set_op::set_union);
+        } else if (name == "intersection" || name == "set_intersection") {
+          chosen.push_back(set_op::set_intersection);
+        } else if (name == "difference" || name == "set_difference") {
+          chosen.push_back(set_op::set_difference);
+        } else if (name == "symdiff" || name == "symmetric_difference" || name == "set_symmetric_difference") {
+          chosen.push_back(set_op::set_symmetric_difference);
+        } else {
+          throw usage_error(
+              fmt::format("--ops: unknown operation '{}' (union, intersection, difference, symdiff)", name));
+        }
+      }
+      opt.ops = in_order(chosen, all_ops);
+      if (opt.ops.empty()) throw usage_error("--ops: empty list");
+    } else if (flag == "--overlap") {
+      std::vector<overlap_kind> chosen;
+      for (const std::string& name : split_commas(next())) {
+        if (name == "heavy") {
+          chosen.push_back(overlap_kind::heavy);
+        } else if (name == "few") {
+          chosen.push_back(overlap_kind::few);
+        } else {
+          throw usage_error(fmt::format("--overlap: unknown input shape '{}' (heavy, few)", name));
+        }
+      }
+      opt.overlaps = in_order(chosen, all_overlaps);
+      if (opt.overlaps.empty()) throw usage_error("--overlap: empty list");
+    } else if (flag == "--impls") {
+      std::vector<impl_kind> chosen{impl_kind::copy, impl_kind::thrust};
+      for (const std::string& name : split_commas(next())) {
+        bool known = false;
+        for (impl_kind kind : all_impls) {
+          if (name == to_string(kind)) {
+            known = true;
+            chosen.push_back(kind);
+          }
+        }
+        if (!known) throw usage_error(fmt::format("--impls: unknown implementation '{}' (naive, partitioned)", name));
+      }
+      opt.impls = in_order(chosen, all_impls);
+    } else {
+      throw usage_error(fmt::format("unknown option '{}'", flag));
+    }
+  }
+  if (opt.min_log > opt.max_log) throw usage_error("--min-log is larger than --max-log");
+  return opt;
+}
+
+int runs_for(const options& opt, int log) { return runs_for_size(opt.runs, log); }
+
+// ---------------------------------------------------------------------------------------
+// Results: the table and the JSON file
+
+struct result_row {
+  std::string op;
+  std::string type;
+  std::string overlap;
+  int log = 0;
+  index_t elements_per_input = 0;
+  index_t output_elements = 0;
+  double bytes = 0;
+  std::string impl;
+  timing time;
+  double gbps = 0;
+  double percent_of_copy = 0;
+  double ratio_to_thrust = 0;  // Thrust time / this time: above 1 is faster than Thrust
+  std::string check;           // "OK", "-", or "FAIL: ..."
+};
+
+struct skipped_case {
+  std::string type;
+  std::string overlap;
+  int log = 0;
+  std::string reason;
+};
+
+struct report {
+  std::string device;
+  std::string date;
+  std::string command;
+  double copy_peak_gbps = 0;
+  std::vector<result_row> rows;
+  std::vector<skipped_case> skipped;
+  int failures = 0;
+};
+
+void write_json(const std::string& path, const options& opt, const bench_context& ctx, const report& rep) {
+  if (path.empty()) return;
+  std::string text = "{\n";
+  text += fmt::format("  \"device\": {},\n  \"date\": {},\n  \"command\": {},\n", json_string(rep.device),
+                      json_string(rep.date), json_string(rep.command));
+  text += fmt::format(
+      "  \"settings\": {{\"min_log\": {}, \"max_log\": {}, \"log_step\": {}, \"runs\": {}, \"warmup\": {}, "
+      "\"l2_bytes\": {}, \"flush_bytes\": {}, \"bytes_formula\": \"(m + n + output) * (key [+ value] size)\", "
+      "\"reference\": \"thrust\"}},\n",
+      opt.min_log, opt.max_log, opt.log_step, opt.runs, opt.warmup, ctx.l2_bytes, ctx.flush_data.bytes());
+  text += fmt::format("  \"copy_peak_gbps\": {:.2f},\n  \"results\": [", rep.copy_peak_gbps);
+  for (std::size_t i = 0; i < rep.rows.size(); ++i) {
+    const result_row& r = rep.rows[i];
+    text += fmt::format(
+        "{}\n    {{\"op\": {}, \"type\": {}, \"overlap\": {}, \"log2_elements_per_input\": {}, "
+        "\"elements_per_input\": {}, \"output_elements\": {}, \"bytes\": {:.0f}, \"impl\": {}, \"runs\": {}, "
+        "\"median_ms\": {:.6f}, \"min_ms\": {:.6f}, \"max_ms\": {:.6f}, \"gbps\": {:.3f}, "
+        "\"percent_of_copy\": {:.3f}, \"ratio_to_thrust\": {:.4f}, \"check\": {}}}",
+        i == 0 ? "" : ",", json_string(r.op), json_string(r.type), json_string(r.overlap), r.log,
+        r.elements_per_input, r.output_elements, r.bytes, json_string(r.impl), r.time.runs, r.time.median_ms,
+        r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_thrust, json_string(r.check));
+  }
+  text += "\n  ],\n  \"skipped\": [";
+  for (std::size_t i = 0; i < rep.skipped.size(); ++i) {
+    const skipped_case& s = rep.skipped[i];
+    text += fmt::format("{}\n    {{\"type\": {}, \"overlap\": {}, \"log2_elements_per_input\": {}, \"reason\": {}}}",
+                        i == 0 ? "" : ",", json_string(s.type), json_string(s.overlap), s.log, json_string(s.reason));
+  }
+  text += fmt::format("\n  ],\n  \"failures\": {}\n}}\n", rep.failures);
+  std::ofstream file(path, std::ios::trunc);
+  file << text;
+  if (!file) fmt::print(stderr, "warning: could not write {}\n", path);
+}
+
+constexpr const char* row_format = "{:<12} {:<8} {:<7} {:>4} {:>11} {:>11}  {:<11} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>9.3f}  {}\n";
+
+void print_table_header() {
+  fmt::print("{:<12} {:<8} {:<7} {:>4} {:>11} {:>11}  {:<11} {:>4} {:>11} {:>9} {:>7} {:>9}  {}\n", "op", "type",
+             "overlap", "log2", "elems/input", "out elems", "impl", "runs", "median ms", "GB/s", "% copy", "vs Thrust",
+             "check");
+  std::fflush(stdout);
+}
+
+void print_row(const result_row& r) {
+  fmt::print(fmt::runtime(row_format), r.op, r.type, r.overlap, r.log, r.elements_per_input, r.output_elements,
+             r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy, r.ratio_to_thrust,
+             r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
+  std::fflush(stdout);
+}
+
+// ---------------------------------------------------------------------------------------
+// One case: a key type (with or without values), an input shape and a size; the four
+// operations run on the same inputs.
+
+struct no_values {};
+
+// One buffer set. Input: [A keys | B keys | A values | B values]; output: [keys | values],
+// room for m + n elements (the largest output, of union and symmetric difference).
+template <class Key, class Value>
+struct buffer_set {
+  static constexpr bool with_values = !std::is_same_v<Value, no_values>;
+  static constexpr std::size_t element_bytes = sizeof(Key) + (with_values ? sizeof(Value) : 0);
+
+  index_t m = 0;
+  index_t n = 0;
+  device_buffer input;
+  device_buffer output;
+
+  static std::size_t block_bytes(index_t m, index_t n) { return std::size_t(m + n) * element_bytes; }
+
+  // The reference set has no input block of its own.
+  buffer_set(index_t m_, index_t n_, bool with_input = true)
+      : m(m_), n(n_), input(with_input ? block_bytes(m_, n_) : 0), output(block_bytes(m_, n_)) {}
+
+  Key* a_keys() const { return input.get<Key>(); }
+  Key* b_keys() const { return a_keys() + m; }
+  Value* a_values() const { return reinterpret_cast<Value*>(input.get<char>() + std::size_t(m + n) * sizeof(Key)); }
+  Value* b_values() const { return a_values() + m; }
+  Key* out_keys() const { return output.get<Key>(); }
+  Value* out_values() const {
+    return reinterpret_cast<Value*>(output.get<char>() + std::size_t(m + n) * sizeof(Key));
+  }
+};
+
+struct temp_storage {
+  device_buffer corank;
+  std::size_t corank_bytes = 0;
+  device_buffer count;  // corank's output size (one index_t, device memory)
+  index_t* d_count() const { return count.get<index_t>(); }
+};
+
+corank::strategy strategy_of(impl_kind kind) {
+  return kind == impl_kind::naive ? corank::strategy::naive : corank::strategy::partitioned;
+}
+
+// Calls `f` with the corank::device runner object of `op`, keys only or by key.
+template <bool ByKey, class F>
+cudaError_t with_corank_runner(set_op op, F&& f) {
+  if constexpr (ByKey) {
+    switch (op) {
+      case set_op::set_union: return f(corank::device::set_union_by_key);
+      case set_op::set_intersection: return f(corank::device::set_intersection_by_key);
+      case set_op::set_difference: return f(corank::device::set_difference_by_key);
+      case set_op::set_symmetric_difference: return f(corank::device::set_symmetric_difference_by_key);
+    }
+  } else {
+    switch (op) {
+      case set_op::set_union: return f(corank::device::set_union);
+      case set_op::set_intersection: return f(corank::device::set_intersection);
+      case set_op::set_difference: return f(corank::device::set_difference);
+      case set_op::set_symmetric_difference: return f(corank::device::set_symmetric_difference);
+    }
+  }
+  return cudaErrorInvalidValue;
+}
+
+// Enqueues one corank run (or, with temp == nullptr, asks for the temporary bytes).
+template <class Key, class Value>
+cudaError_t corank_call(set_op op, corank::strategy strategy, const buffer_set<Key, Value>& set, void* temp,
+                        std::size_t& temp_bytes, index_t* d_count, cudaStream_t stream) {
+  constexpr bool pairs = buffer_set<Key, Value>::with_values;
+  const Key* a = set.a_keys();
+  const Key* b = set.b_keys();
+  return with_corank_runner<pairs>(op, [&](const auto& runner) {
+    if constexpr (pairs) {
+      return runner(temp, temp_bytes, a, static_cast<const Value*>(set.a_values()), set.m, b,
+                    static_cast<const Value*>(set.b_values()), set.n, set.out_keys(), set.out_values(), d_count,
+                    corank::less{}, stream, strategy);
+    } else {
+      return runner(temp, temp_bytes, a, set.m, b, set.n, set.out_keys(), d_count, corank::less{}, stream,
+                    strategy);
+    }
+  });
+}
+
+// One Thrust call (it synchronizes `stream`): reads `input`'s inputs, writes `output`'s
+// output block; returns the output size.
+template <class Key, class Value>
+index_t thrust_call(set_op op, const buffer_set<Key, Value>& input, const buffer_set<Key, Value>& output,
+                    cudaStream_t stream) {
+  const auto policy = thrust::cuda::par.on(stream);
+  const Key* a = input.a_keys();
+  const Key* b = input.b_keys();
+  const index_t m = input.m;
+  const index_t n = input.n;
+  Key* out = output.out_keys();
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    const Value* av = input.a_values();
+    const Value* bv = input.b_values();
+    Value* out_values = output.out_values();
+    switch (op) {
+      case set_op::set_union:
+        return index_t(thrust::set_union_by_key(policy, a, a + m, b, b + n, av, bv, out, out_values).first - out);
+      case set_op::set_intersection:
+        return index_t(thrust::set_intersection_by_key(policy, a, a + m, b, b + n, av, out, out_values).first - out);
+      case set_op::set_difference:
+        return index_t(thrust::set_difference_by_key(policy, a, a + m, b, b + n, av, bv, out, out_values).first - out);
+      case set_op::set_symmetric_difference:
+        return index_t(
+            thrust::set_symmetric_difference_by_key(policy, a, a + m, b, b + n, av, bv, out, out_values).first - out);
+    }
+  } else {
+    switch (op) {
+      case set_op::set_union: return index_t(thrust::set_union(policy, a, a + m, b, b + n, out) - out);
+      case set_op::set_intersection: return index_t(thrust::set_intersection(policy, a, a + m, b, b + n, out) - out);
+      case set_op::set_difference: return index_t(thrust::set_difference(policy, a, a + m, b, b + n, out) - out);
+      case set_op::set_symmetric_difference:
+        return index_t(thrust::set_symmetric_difference(policy, a, a + m, b, b + n, out) - out);
+    }
+  }
+  return -1;
+}
+
+// Enqueues one run of `kind` on `stream`, reading and writing `set`. Returns the output
+// size for Thrust (which reads it back itself), -1 for the others (corank's is in
+// temp.d_count()). `copy_bytes`: what the copy row copies.
+template <class Key, class Value>
+index_t enqueue(impl_kind kind, set_op op, const buffer_set<Key, Value>& set, temp_storage& temp,
+                std::size_t copy_bytes, cudaStream_t stream) {
+  switch (kind) {
+    case impl_kind::copy:
+      BENCH_CHECK(cudaMemcpyAsync(set.output.get(), set.input.get(), copy_bytes, cudaMemcpyDeviceToDevice, stream));
+      return -1;
+    case impl_kind::thrust: return thrust_call(op, set, set, stream);
+    case impl_kind::naive:
+    case impl_kind::partitioned: {
+      std::size_t bytes = temp.corank_bytes;
+      const cudaError_t e = corank_call(op, strategy_of(kind), set, temp.corank.get(), bytes, temp.d_count(), stream);
+      if (e != cudaSuccess) check(e, corank_name(op, buffer_set<Key, Value>::with_values));
+      return -1;
+    }
+  }
+  return -1;
+}
+
+// The size bounds of each operation's output, m and n the input sizes.
+std::string check_size_bounds(set_op op, index_t count, index_t m, index_t n) {
+  index_t low = 0, high = 0;
+  switch (op) {
+    case set_op::set_union: low = std::max(m, n), high = m + n; break;
+    case set_op::set_intersection: high = std::min(m, n); break;
+    case set_op::set_difference: high = m; break;
+    case set_op::set_symmetric_difference: high = m + n; break;
+  }
+  if (count < low || count > high) {
+    return fmt::format("FAIL: Thrust's output size {} is outside [{}, {}]", count, low, high);
+  }
+  return "OK";
+}
+
+// Thrust's output must be sorted, and with origin values sorted by (key, value) too: every
+// operation keeps a run's copies in input order, A's before B's.
+template <class Key, class Value>
+std::string check_reference(set_op op, const buffer_set<Key, Value>& reference, index_t count, cudaStream_t stream) {
+  const std::string bounds = check_size_bounds(op, count, reference.m, reference.n);
+  if (bounds != "OK") return bounds;
+  const auto keys = thrust::device_pointer_cast(reference.out_keys());
+  if (!thrust::is_sorted(thrust::cuda::par.on(stream), keys, keys + count)) return "FAIL: Thrust's keys are not sorted";
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    const auto values = thrust::device_pointer_cast(reference.out_values());
+    const auto first = thrust::make_zip_iterator(thrust::make_tuple(keys, values));
+    if (!thrust::is_sorted(thrust::cuda::par.on(stream), first, first + count))
+      return "FAIL: Thrust's output is not in (key, origin) order (copies of a key out of input order)";
+  }
+  return "OK";
+}
+
+// "OK", or what differs from the reference.
+template <class Key, class Value>
+std::string compare_with_reference(const buffer_set<Key, Value>& set, index_t count,
+                                   const buffer_set<Key, Value>& reference, index_t reference_count,
+                                   cudaStream_t stream) {
+  if (count != reference_count) {
+    return fmt::format("FAIL: output size {}, Thrust's is {}", count, reference_count);
+  }
+  const index_t key_at = first_difference<Key>(set.out_keys(), reference.out_keys(), count, stream);
+  if (key_at != count) {
+    return fmt::format("FAIL: key {} of {} is {}, Thrust has {}", key_at, count, read_element(set.out_keys() + key_at),
+                       read_element(reference.out_keys() + key_at));
+  }
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    const index_t value_at = first_difference<Value>(set.out_values(), reference.out_values(), count, stream);
+    if (value_at != count) {
+      return fmt::format("FAIL: value {} of {} is {}, Thrust has {} (key {})", value_at, count,
+                         read_element(set.out_values() + value_at), read_element(reference.out_values() + value_at),
+                         read_element(set.out_keys() + value_at));
+    }
+  }
+  return "OK";
+}
+
+// Keys uniform over [0, range): a hash of the index, reduced.
+template <class Key>
+__global__ void bounded_keys_kernel(Key* keys, index_t count, std::uint64_t seed, std::uint64_t range) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
+       i += index_t(gridDim.x) * blockDim.x) {
+    keys[i] = static_cast<Key>(index_hash(seed, i) % range);
+  }
+}
+
+// The keys' range: heavy, [0, n/2) for n elements per input; few, 30 bits.
+std::uint64_t key_range(overlap_kind overlap, index_t n) {
+  return overlap == overlap_kind::heavy ? std::max<std::uint64_t>(1, std::uint64_t(n) / 2) : std::uint64_t(1) << 30;
+}
+
+// Fresh random sorted keys, different for A and B: hashed into the output block (free
+// now), then radix-sorted into the input block. Values: the element's origin.
+template <class Key, class Value>
+void generate_inputs(bench_context& ctx, const buffer_set<Key, Value>& set, overlap_kind overlap, std::uint64_t seed) {
+  device_buffer sort_temp(sort_temp_bytes<Key>(std::max(set.m, set.n)));
+  Key* scratch = set.out_keys();
+  const std::uint64_t range = key_range(overlap, std::max(set.m, set.n));
+  const struct {
+    Key* keys;
+    index_t count;
+  } sides[] = {{set.a_keys(), set.m}, {set.b_keys(), set.n}};
+  std::uint64_t side_seed = seed;
+  for (const auto& side : sides) {
+    side_seed = splitmix64(side_seed);
+    bounded_keys_kernel<<<ctx.grid_for(side.count), 256, 0, ctx.stream>>>(scratch, side.count, side_seed, range);
+    BENCH_CHECK(cudaPeekAtLastError());
+    std::size_t bytes = sort_temp.bytes();
+    BENCH_CHECK(cub::DeviceRadixSort::SortKeys(sort_temp.get(), bytes, static_cast<const Key*>(scratch), side.keys,
+                                               side.count, 0, int(sizeof(Key) * 8), ctx.stream));
+  }
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    origin_values_kernel<<<ctx.grid_for(set.m), 256, 0, ctx.stream>>>(set.a_values(), set.m, index_t(0));
+    BENCH_CHECK(cudaPeekAtLastError());
+    origin_values_kernel<<<ctx.grid_for(set.n), 256, 0, ctx.stream>>>(set.b_values(), set.n, set.m);
+    BENCH_CHECK(cudaPeekAtLastError());
+  }
+  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+}
+
+template <class Key, class Value>
+void run_case(bench_context& ctx, const options& opt, case_kind kind, overlap_kind overlap, int log, report& rep) {
+  using set_type = buffer_set<Key, Value>;
+  constexpr bool pairs = set_type::with_values;
+  const std::string type = to_string(kind);
+  const std::string shape = to_string(overlap);
+  const index_t m = index_t(1) << log;
+  const index_t n = m;
+  const std::size_t block = set_type::block_bytes(m, n);
+  const int runs = runs_for(opt, log);
+  // Rotate two buffer sets while a run's working set (input + output) could stay in L2.
+  const int sets = 2 * block <= 2 * ctx.l2_bytes ? 2 : 1;
+
+  auto skip = [&](const std::string& reason) {
+    fmt::print("{:<12} {:<8} {:<7} {:>4} {:>11}  skipped: {}\n", "-", type, shape, log, m, reason);
+    std::fflush(stdout);
+    rep.skipped.push_back({type, shape, log, reason});
+  };
+
+  // corank's temporary storage, the largest over the operations and both strategies; the
+  // size query needs only the sizes.
+  std::size_t corank_bytes = 1;  // at least one byte: a null pointer would make a run a size query
+  {
+    set_type probe(0, 0, false);  // no memory: sizes only
+    probe.m = m;
+    probe.n = n;
+    for (set_op op : opt.ops) {
+      for (impl_kind impl : {impl_kind::naive, impl_kind::partitioned}) {
+        std::size_t bytes = 0;
+        const cudaError_t e = corank_call(op, strategy_of(impl), probe, nullptr, bytes, nullptr, ctx.stream);
+        if (e != cudaSuccess) check(e, corank_name(op, pairs));
+        corank_bytes = std::max(corank_bytes, bytes);
+      }
+    }
+  }
+
+  // Everything this case allocates at its peak, with room for Thrust's temporary storage
+  // (its partitions and tile states: of the order of corank's) and the sort's.
+  const std::size_t needed = std::size_t(sets) * 2 * block + block + sort_temp_bytes<Key>(m) + 2 * corank_bytes +
+                             (std::size_t(256) << 20);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  BENCH_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (needed > free_bytes) {
+    skip(fmt::format("needs about {:.1f} GiB of device memory, {:.1f} GiB free", needed / gib, free_bytes / gib));
+    return;
+  }
+
+  std::vector<set_type> buffers;
+  std::unique_ptr<set_type> reference;
+  temp_storage temp;
+  try {
+    for (int s = 0; s < sets; ++s) buffers.emplace_back(m, n);
+    reference = std::make_unique<set_type>(m, n, false);
+    temp.corank_bytes = corank_bytes;
+    temp.corank = device_buffer(corank_bytes);
+    temp.count = device_buffer(sizeof(index_t));
+    generate_inputs(ctx, buffers[0], overlap,
+                    0x5e70000000ull + std::uint64_t(kind) * 4096 + std::uint64_t(overlap) * 64 + std::uint64_t(log));
+  } catch (const device_memory_exhausted& e) {
+    skip(e.what());
+    return;
+  }
+  for (int s = 1; s < sets; ++s) {
+    BENCH_CHECK(cudaMemcpyAsync(buffers[s].input.get(), buffers[0].input.get(), block, cudaMemcpyDeviceToDevice,
+                                ctx.stream));
+  }
+  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+
+  // Thrust's output sizes, per operation, for the consistency check at the end.
+  index_t sizes[4] = {-1, -1, -1, -1};
+
+  for (set_op op : opt.ops) {
+    const std::string op_name = to_string(op);
+    const std::string where = fmt::format("{} {} {} 2^{}", op_name, type, shape, log);
+
+    // The reference: Thrust on set 0's inputs, into the reference block.
+    index_t reference_count = -1;
+    std::string reference_check;
+    try {
+      reference_count = thrust_call(op, buffers[0], *reference, ctx.stream);
+      BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+      reference_check = check_reference(op, *reference, reference_count, ctx.stream);
+    } catch (const std::exception& e) {
+      reference_check = fmt::format("FAIL: the Thrust reference failed: {}", e.what());
+      cudaGetLastError();
+    }
+    if (reference_check != "OK") {
+      ++rep.failures;
+      print_failure(fmt::format("{}: thrust", where), reference_check);
+      if (reference_count < 0) continue;  // nothing to compare with, nor a byte count
+    }
+    sizes[int(op)] = reference_count;
+
+    const double bytes_moved = double(m + n + reference_count) * double(set_type::element_bytes);
+    const std::size_t copy_bytes = std::size_t(m + n + reference_count) * set_type::element_bytes / 2;
+
+    // Measures one implementation: verify once (output and count poisoned first), then time.
+    auto measure_impl = [&](impl_kind impl) {
+      result_row row;
+      row.op = op_name;
+      row.type = type;
+      row.overlap = shape;
+      row.log = log;
+      row.elements_per_input = m;
+      row.output_elements = reference_count;
+      row.bytes = bytes_moved;
+      row.impl = to_string(impl);
+      auto run = [&](int s) { enqueue(impl, op, buffers[std::size_t(s)], temp, copy_bytes, ctx.stream); };
+      try {
+        if (impl == impl_kind::copy) {
+          row.check = "-";
+        } else {
+          BENCH_CHECK(cudaMemsetAsync(buffers[0].output.get(), 0x5a, block, ctx.stream));
+          BENCH_CHECK(cudaMemsetAsync(temp.count.get(), 0xff, sizeof(index_t), ctx.stream));  // -1
+          index_t count = enqueue(impl, op, buffers[0], temp, copy_bytes, ctx.stream);
+          BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+          if (impl != impl_kind::thrust) count = read_element(temp.d_count());
+          row.check = impl == impl_kind::thrust && reference_check != "OK"
+                          ? reference_check
+                          : compare_with_reference(buffers[0], count, *reference, reference_count, ctx.stream);
+        }
+        row.time = measure(ctx, sets, opt.warmup, runs, run);
+        row.gbps = bytes_moved / (row.time.median_ms * 1e6);
+      } catch (const device_memory_exhausted& e) {
+        row.check = fmt::format("FAIL: out of memory: {}", e.what());
+      } catch (const std::exception& e) {
+        row.check = fmt::format("FAIL: {}", e.what());
+        cudaGetLastError();
+      }
+      // A bad reference was reported and counted above.
+      if (row.check.rfind("FAIL", 0) == 0 && !(impl == impl_kind::thrust && row.check == reference_check)) {
+        ++rep.failures;
+        print_failure(fmt::format("{}: {}", where, row.impl), row.check);
+      }
+      return row;
+    };
+
+    const result_row copy_row = measure_impl(impl_kind::copy);
+    const result_row thrust_row = measure_impl(impl_kind::thrust);
+    auto finish = [&](result_row row) {
+      if (row.time.median_ms > 0) {
+        row.percent_of_copy = copy_row.time.median_ms > 0 ? 100.0 * copy_row.time.median_ms / row.time.median_ms : 0;
+        row.ratio_to_thrust = thrust_row.time.median_ms > 0 ? thrust_row.time.median_ms / row.time.median_ms : 0;
+      }
+      print_row(row);
+      rep.rows.push_back(row);
+    };
+    finish(copy_row);
+    finish(thrust_row);
+    for (impl_kind impl : opt.impls) {
+      if (impl == impl_kind::copy || impl == impl_kind::thrust) continue;
+      finish(measure_impl(impl));
+    }
+  }
+
+  // The four sizes of one input pair must agree: with a key a times in A and b times in B,
+  // max(a, b) = a + b - min(a, b), max(a - b, 0) = a - min(a, b), |a - b| = max - min.
+  const index_t u = sizes[int(set_op::set_union)];
+  const index_t i = sizes[int(set_op::set_intersection)];
+  const index_t d = sizes[int(set_op::set_difference)];
+  const index_t x = sizes[int(set_op::set_symmetric_difference)];
+  if (u >= 0 && i >= 0 && (u != m + n - i || (d >= 0 && d != m - i) || (x >= 0 && x != u - i))) {
+    ++rep.failures;
+    print_failure(fmt::format("{} {} 2^{}: thrust", type, shape, log),
+                  fmt::format("output sizes disagree: union {}, intersection {}, difference {}, symdiff {} "
+                              "(m = n = {})",
+                              u, i, d, x, m));
+  }
+}
+
+int run_bench(const options& opt) {
+  bench_context ctx;
+  if (!open_device(ctx, "corank_set_ops_bench")) return 1;
+
+  report rep;
+  rep.device = ctx.device_description;
+  rep.date = now_text();
+  rep.command = opt.command;
+
+  print_run_header("corank set-operations benchmark", ctx, rep.date, rep.command);
+  rep.copy_peak_gbps = measure_copy_peak(ctx);
+  print_copy_peak(rep.copy_peak_gbps);
+  fmt::print(
+      "method:  median of --runs {} timed runs (fewer above 2^24, see 'runs'), after {} warm-up runs; CUDA events;\n"
+      "         L2 flushed before every run by reading {:.0f} MiB (untimed); inputs rotate over 2 buffer sets when\n"
+      "         input + output fit in 2x L2. bytes = (m + n + out) x (key [+ value] bytes): the inputs read once,\n"
+      "         the output (out elems: the operation's output size) written once. GB/s = bytes / time. % copy =\n"
+      "         copy time / time, for a device-to-device copy of bytes / 2 (the same bytes read + written).\n"
+      "         vs Thrust = Thrust time / time (above 1: faster than Thrust).\n"
+      "         corank: corank::device::set_*[_by_key] (two-phase), preallocated temporary storage, strategies\n"
+      "         naive and partitioned (tiled and circular run partitioned's kernel for set operations).\n"
+      "         thrust: thrust::set_*[_by_key] on thrust::cuda::par.on(stream); Thrust allocates its own temporary\n"
+      "         storage and synchronizes inside each call (to read its output size back), which is in its time.\n"
+      "         Outputs (size, keys, values) checked against Thrust's once per case.\n"
+      "inputs:  m = n = 2^log2 sorted keys per input, generated on the device (hash of the index, radix-sorted),\n"
+      "         different for A and B. heavy: uniform over [0, n/2), about 2 copies of each key per input, most\n"
+      "         keys in both; few: uniform 30-bit, so a fraction of about 1 - exp(-n / 2^30) of B's keys occur in A\n"
+      "         (0.006% at 2^16, 1.6% at 2^24, 22% at 2^28). i32:i32 values: the element's origin (A's i-th: i,\n"
+      "         B's j-th: m + j), so the check also sees which copies of a repeated key were kept.\n\n",
+      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0));
+  std::fflush(stdout);
+
+  for (case_kind kind : opt.types) {
+    for (overlap_kind overlap : opt.overlaps) {
+      print_table_header();
+      for (int log = opt.min_log; log <= opt.max_log; log += opt.log_step) {
+        switch (kind) {
+          case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, overlap, log, rep); break;
+          case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, overlap, log, rep); break;
+          case case_kind::pairs_i32_i32:
+            run_case<std::int32_t, std::int32_t>(ctx, opt, kind, overlap, log, rep);
+            break;
+        }
+        write_json(opt.json_path, opt, ctx, rep);
+      }
+      fmt::print("\n");
+    }
+  }
+
+  ctx.release();
+
+  if (!rep.skipped.empty()) {
+    fmt::print("skipped for lack of device memory: {} case(s), listed above\n", rep.skipped.size());
+  }
+  if (rep.failures > 0) {
+    fmt::print("!!!!!!!! {} FAILURE(S): see the FAIL lines above\n", rep.failures);
+    return 1;
+  }
+  fmt::print("all outputs matched Thrust\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options opt;
+  try {
+    opt = parse_options(argc, argv);
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "corank_set_ops_bench: {}\n\n{}", e.what(), usage_text);
+    return 2;
+  }
+  try {
+    return run_bench(opt);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "corank_set_ops_bench: {}\n", e.what());
+    return 1;
+  }
+}
