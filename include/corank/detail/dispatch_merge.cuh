@@ -23,7 +23,7 @@ inline constexpr std::size_t merge_temp_bytes = 1;
 
 template <class Policy, bool Circular, class Op, class Args, class Compare>
 cudaError_t launch_tiled_merge(const Op& op, const Args& args, Compare comp, cudaStream_t stream) {
-  using storage = tile_storage<Policy, Circular, typename Args::key_type, typename Args::value_type,
+  using storage = tile_storage<Policy, typename Args::key_type, typename Args::value_type,
                                Args::with_values>;
   constexpr std::size_t shared_bytes = sizeof(storage);
   static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");

@@ -181,7 +181,7 @@ __device__ __forceinline__ void merge_tile(Storage& shared, const Op& op, const 
 template <class Policy, bool Circular, class Op, class Args, class Compare>
 __global__ void __launch_bounds__(Policy::threads_per_block)
     tiled_merge_kernel(Op op, Args args, Compare comp, index_t items_per_block) {
-  using storage = tile_storage<Policy, Circular, typename Args::key_type, typename Args::value_type,
+  using storage = tile_storage<Policy, typename Args::key_type, typename Args::value_type,
                                Args::with_values>;
   constexpr int tile = Policy::items_per_tile;
   extern __shared__ unsigned char shared_bytes[];

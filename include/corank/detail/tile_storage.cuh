@@ -1,6 +1,6 @@
 #pragma once
-// Shared memory of one block of the tiled kernels: the A and B key buffers (rings for the
-// circular strategy), a staging area that turns per-thread outputs into coalesced stores,
+// Shared memory of one block of the streaming kernels: the A and B key buffers (rings
+// for the circular strategy), a staging area that turns per-thread outputs into coalesced stores,
 // the tile's values, and the per-thread co-rank splits.
 
 #include <corank/config.hpp>
@@ -20,7 +20,7 @@ struct uninitialized_array {
 // writes, and the coalesced reads, free of bank conflicts.
 __device__ constexpr int padded(int i) { return i + (i >> 5); }
 
-template <class Policy, bool Circular, class Key, class Value, bool WithValues>
+template <class Policy, class Key, class Value, bool WithValues>
 struct tile_storage {
   static constexpr int threads = Policy::threads_per_block;
   static constexpr int tile = Policy::items_per_tile;
