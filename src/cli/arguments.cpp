@@ -30,6 +30,11 @@ std::string argument_reader::value() {
   return argv_[++index_];
 }
 
+std::string argument_reader::following_value() {
+  if (index_ + 1 >= argc_) throw usage_error(fmt::format("{} needs another value", name_));
+  return argv_[++index_];
+}
+
 void argument_reader::reject() const {
   throw usage_error(positional_ ? fmt::format("unexpected argument '{}'", name_)
                                 : fmt::format("unknown option '{}'", name_));

@@ -1,7 +1,8 @@
 #pragma once
 // Command-line plumbing shared by the subcommands: an option reader that takes
 // "--name value" and "--name=value", value parsers with readable errors, and the error
-// type that makes the command print its usage and exit with status 2.
+// types that make the command exit with status 2: usage_error (a wrong command line: the
+// usage is printed too) and input_error (an input the command cannot use).
 
 #include <cstdint>
 #include <initializer_list>
@@ -12,10 +13,17 @@ namespace corank::cli {
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;  // the work failed: out of memory, CUDA error, wrong result
-inline constexpr int exit_usage = 2;    // the command line is wrong
+inline constexpr int exit_usage = 2;    // the command line is wrong, or an input is unusable
 
 // A mistake on the command line.
 class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// An input file the command cannot use (missing, not .npy, unsorted, ...), or an output it
+// must not overwrite: main prints the message without the usage, and exits with 2.
+class input_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -36,6 +44,9 @@ class argument_reader {
   const std::string& name() const { return name_; }
   // The current option's value (after '=', or the next argument).
   std::string value();
+  // A further value of the current option, always the next argument (for options that take
+  // two: "--values A.npy B.npy").
+  std::string following_value();
   // Throws usage_error for the current argument: an unknown option or an unexpected one.
   [[noreturn]] void reject() const;
 

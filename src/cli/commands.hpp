@@ -18,4 +18,17 @@ struct command {
 int run_demo(int argc, char** argv);
 void print_demo_usage(std::FILE* stream);
 
+// corank merge | union | intersect | diff | symdiff: a set operation on two sorted .npy
+// columns (set_command.cpp).
+int run_merge(int argc, char** argv);
+int run_union(int argc, char** argv);
+int run_intersect(int argc, char** argv);
+int run_diff(int argc, char** argv);
+int run_symdiff(int argc, char** argv);
+void print_merge_usage(std::FILE* stream);
+void print_union_usage(std::FILE* stream);
+void print_intersect_usage(std::FILE* stream);
+void print_diff_usage(std::FILE* stream);
+void print_symdiff_usage(std::FILE* stream);
+
 }  // namespace corank::cli

@@ -3,6 +3,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "cuda_devices.hpp"
 #include "demo.hpp"
 
 #include <corank/error.hpp>
@@ -81,19 +82,6 @@ demo_options parse_demo_options(int argc, char** argv, bool& help) {
     }
   }
   return options;
-}
-
-// The number of CUDA devices, or 0 with the runtime's reason.
-int cuda_device_count(std::string& reason) {
-  int count = 0;
-  const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) {
-    reason = fmt::format("{} ({})", cudaGetErrorString(status), cudaGetErrorName(status));
-    cudaGetLastError();
-    return 0;
-  }
-  if (count == 0) reason = "no device";
-  return count;
 }
 
 struct table_row {

@@ -1,6 +1,5 @@
 // The `corank` command: `corank <command> [options]`, one subcommand per operation.
-// Today: demo. The set operations on .npy files (merge, union, intersect, diff, symdiff)
-// will each be one more entry in `commands`.
+// demo, and the operations on .npy columns: merge, union, intersect, diff, symdiff.
 
 #include "arguments.hpp"
 #include "commands.hpp"
@@ -17,12 +16,17 @@ namespace {
 constexpr command commands[] = {
     {"demo", "merge two generated sorted columns on the GPU (or CPU), time it, check it", run_demo,
      print_demo_usage},
+    {"merge", "stable merge of two sorted .npy columns (optionally with values)", run_merge, print_merge_usage},
+    {"union", "multiset union of two sorted .npy columns", run_union, print_union_usage},
+    {"intersect", "multiset intersection of two sorted .npy columns", run_intersect, print_intersect_usage},
+    {"diff", "multiset difference A - B of two sorted .npy columns", run_diff, print_diff_usage},
+    {"symdiff", "multiset symmetric difference of two sorted .npy columns", run_symdiff, print_symdiff_usage},
 };
 
 void print_usage(std::FILE* stream) {
   fmt::print(stream, "usage: corank <command> [options]\n\ncommands:\n");
-  for (const command& c : commands) fmt::print(stream, "  {:<8}  {}\n", c.name, c.summary);
-  fmt::print(stream, "  {:<8}  {}\n", "help", "this text, or a command's options (corank help <command>)");
+  for (const command& c : commands) fmt::print(stream, "  {:<9}  {}\n", c.name, c.summary);
+  fmt::print(stream, "  {:<9}  {}\n", "help", "this text, or a command's options (corank help <command>)");
   fmt::print(stream, "\nRun 'corank <command> --help' for a command's options.\n");
 }
 
@@ -63,6 +67,9 @@ int run(int argc, char** argv) {
   } catch (const usage_error& e) {
     fmt::print(stderr, "corank {}: {}\n\n", c->name, e.what());
     c->print_usage(stderr);
+    return exit_usage;
+  } catch (const input_error& e) {
+    fmt::print(stderr, "corank {}: {}\n", c->name, e.what());
     return exit_usage;
   } catch (const std::exception& e) {
     fmt::print(stderr, "corank {}: {}\n", c->name, e.what());

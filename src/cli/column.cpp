@@ -1,0 +1,28 @@
+#include "column.hpp"
+
+#include <fmt/format.h>
+
+#include <type_traits>
+
+namespace corank::cli {
+
+std::string format_element(const column& c, index_t i) {
+  return visit_dtype(c.type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T value = c.as<T>()[i];
+    if constexpr (std::is_floating_point_v<T>) {
+      return fmt::format("{}", value);
+    } else {
+      return fmt::format("{}", +value);  // + : int8 as a number, not a character
+    }
+  });
+}
+
+std::string format_bytes(double bytes) {
+  if (bytes >= 1e9) return fmt::format("{:.2f} GB", bytes / 1e9);
+  if (bytes >= 1e6) return fmt::format("{:.1f} MB", bytes / 1e6);
+  if (bytes >= 1e3) return fmt::format("{:.1f} kB", bytes / 1e3);
+  return fmt::format("{} B", bytes);
+}
+
+}  // namespace corank::cli

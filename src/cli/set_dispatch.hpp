@@ -1,0 +1,73 @@
+#pragma once
+// One body for every key type and backend: picks the key type and the value payload of a
+// job at run time and calls a backend's runners (corank:: on the GPU, corank::host:: on the
+// CPU) with raw pointers and the key type's order. Plain C++, so both g++ and nvcc use it.
+
+#include "dtype.hpp"
+
+#include <corank/comparators.hpp>
+#include <corank/config.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace corank::cli {
+
+// Float columns may hold NaN: NumPy sorts them last, and so does nan_last_less.
+template <class Key>
+using key_order = std::conditional_t<std::is_floating_point_v<Key>, corank::nan_last_less, corank::less>;
+
+// Raw pointers of one job, in device or host memory.
+struct operation_operands {
+  dtype key_type = dtype::int32;
+  std::size_t value_bytes = 0;  // 0: keys only; 4 or 8: uint32 / uint64 payloads
+  const void* a = nullptr;
+  index_t size_a = 0;
+  const void* b = nullptr;
+  index_t size_b = 0;
+  const void* a_values = nullptr;
+  const void* b_values = nullptr;
+  void* keys_out = nullptr;
+  void* values_out = nullptr;
+  bool count_only = false;
+};
+
+// The three forms of one operation, as callables with the library's argument order and a
+// trailing backend argument (a cudaStream_t, or a thread count):
+//   keys(a, a_end, b, b_end, out, comp, extra) -> out end
+//   by_key(a, a_end, b, b_end, a_values, b_values, keys_out, values_out, comp, extra) -> pair of ends
+//   count(a, a_end, b, b_end, comp, extra) -> index_t
+template <class Keys, class ByKey, class Count>
+struct operation_runners {
+  Keys keys;
+  ByKey by_key;
+  Count count;
+};
+template <class Keys, class ByKey, class Count>
+operation_runners(Keys, ByKey, Count) -> operation_runners<Keys, ByKey, Count>;
+
+// Runs the operation; returns the output size.
+template <class Runners, class Extra>
+index_t run_operation(const Runners& run, const operation_operands& o, Extra extra) {
+  return visit_dtype(o.key_type, [&](auto tag) -> index_t {
+    using Key = typename decltype(tag)::type;
+    const key_order<Key> comp{};
+    const Key* a = static_cast<const Key*>(o.a);
+    const Key* b = static_cast<const Key*>(o.b);
+    if (o.count_only) return index_t(run.count(a, a + o.size_a, b, b + o.size_b, comp, extra));
+    Key* out = static_cast<Key*>(o.keys_out);
+    const auto by_key = [&](auto value_tag) -> index_t {
+      using Value = typename decltype(value_tag)::type;
+      const auto ends = run.by_key(a, a + o.size_a, b, b + o.size_b, static_cast<const Value*>(o.a_values),
+                                   static_cast<const Value*>(o.b_values), out, static_cast<Value*>(o.values_out),
+                                   comp, extra);
+      return index_t(ends.first - out);
+    };
+    if (o.value_bytes == 4) return by_key(type_tag<std::uint32_t>{});
+    if (o.value_bytes == 8) return by_key(type_tag<std::uint64_t>{});
+    return index_t(run.keys(a, a + o.size_a, b, b + o.size_b, out, comp, extra) - out);
+  });
+}
+
+}  // namespace corank::cli

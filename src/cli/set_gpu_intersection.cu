@@ -1,0 +1,13 @@
+// corank set_intersection on the GPU, for every key type (nothing of it is pre-compiled in the library).
+
+#include "set_gpu_ops.hpp"
+
+#include <corank/set_operations.cuh>
+
+namespace corank::cli {
+
+index_t run_gpu_intersection(const operation_operands& o, cudaStream_t stream) {
+  return run_operation(operation_runners{corank::set_intersection, corank::set_intersection_by_key, corank::set_intersection_count}, o, stream);
+}
+
+}  // namespace corank::cli

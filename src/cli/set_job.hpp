@@ -1,0 +1,62 @@
+#pragma once
+// What the set commands (set_command.cpp) hand to a backend, and what they get back. The
+// backends: set_cpu.cpp (corank::host on threads) and set_gpu.cu (corank on the GPU).
+//
+// Values are only moved, never compared, so a backend sees them as 4- or 8-byte payloads
+// (uint32 / uint64) whatever their dtype: the by-key forms compile for 2 value types per
+// key type instead of 10.
+
+#include "column.hpp"
+
+#include <corank/config.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace corank::cli {
+
+enum class set_operation { merge, set_union, set_intersection, set_difference, set_symmetric_difference };
+
+struct set_job {
+  set_operation operation = set_operation::merge;
+  const column* a = nullptr;  // keys, sorted (NaNs last for float keys)
+  const column* b = nullptr;  // same dtype as a
+  const column* a_values = nullptr;  // optional: 4- or 8-byte elements, a->size() of them
+  const column* b_values = nullptr;  // same dtype as a_values, b->size() of them
+  bool count_only = false;           // the output size only; no output columns
+  bool check_sorted = true;          // throws corank::unsorted_input naming 'A' or 'B' and the index
+  unsigned threads = 0;              // CPU backend; 0: every hardware thread
+};
+
+struct set_outcome {
+  index_t count = 0;  // output size
+  column keys;        // count elements (none when count_only)
+  column values;      // count payloads, when the job has values
+  std::string where;  // the device, in words
+  // Milliseconds; negative: the backend has no such step.
+  double upload_ms = -1;
+  double check_ms = -1;
+  double compute_ms = 0;
+  double download_ms = -1;
+};
+
+// The GPU has too little free memory for the job; the message suggests --device cpu.
+class gpu_memory_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The most outputs the operation can write: m + n for merge, union and symmetric
+// difference, min(m, n) for intersection, m for difference.
+inline index_t output_bound(set_operation op, index_t m, index_t n) {
+  switch (op) {
+    case set_operation::set_intersection: return m < n ? m : n;
+    case set_operation::set_difference: return m;
+    default: return m + n;
+  }
+}
+
+set_outcome run_set_job_on_cpu(const set_job& job);
+set_outcome run_set_job_on_gpu(const set_job& job);
+
+}  // namespace corank::cli

@@ -1,0 +1,708 @@
+// The `corank` command's set operations end to end: the built binary runs on small .npy
+// files that these tests write (with their own tiny .npy writer, no NumPy), and its
+// outputs are compared with std::merge / std::set_* and with corank::host. Then every bad
+// input: its message on stderr, its exit status, and no output file (nor temporary file)
+// left behind.
+//
+// Each test runs once per device: Device/.../cpu (label cpu) and Device/.../gpu (label
+// gpu, skipped visibly without a GPU). CORANK_CLI_PATH is the binary, set by CMake.
+
+#include <corank/comparators.hpp>
+#include <corank/host/merge.hpp>
+#include <corank/host/set_operations.hpp>
+
+#include "support/gpu.hpp"
+#include "support/test_env.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#ifndef CORANK_CLI_PATH
+#error "CORANK_CLI_PATH must name the corank binary"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using corank::test::make_rng;
+
+// ---------------------------------------------------------------------------------------
+// A tiny .npy writer and reader (format 1.0 unless asked), independent of the command's.
+
+template <class T>
+std::string descr_of() {
+  const char kind = std::is_floating_point_v<T> ? 'f' : std::is_signed_v<T> ? 'i' : 'u';
+  return std::string(sizeof(T) == 1 ? "|" : "<") + kind + std::to_string(sizeof(T));
+}
+
+template <class T>
+const char* name_of() {
+  if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return "uint8";
+  else if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return "uint16";
+  else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
+  else if constexpr (std::is_same_v<T, float>) return "float32";
+  else return "float64";
+}
+
+// Magic, version, header length and dict (padded to 64 bytes, newline-terminated).
+std::string npy_header(const std::string& dict_body, int major = 1) {
+  std::string dict = "{" + dict_body + "}";
+  const std::size_t prefix = 6 + 2 + (major == 1 ? 2 : 4);
+  const std::size_t total = (prefix + dict.size() + 1 + 63) / 64 * 64;
+  dict.append(total - prefix - dict.size() - 1, ' ');
+  dict += '\n';
+  std::string bytes = "\x93NUMPY";
+  bytes += char(major);
+  bytes += '\0';
+  const std::size_t length = dict.size();
+  for (int i = 0; i < (major == 1 ? 2 : 4); ++i) bytes += char((length >> (8 * i)) & 0xff);
+  return bytes + dict;
+}
+
+std::string dict_of(const std::string& descr, const std::string& shape, bool fortran = false) {
+  return "'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", ";
+}
+
+void write_file(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), std::streamsize(bytes.size()));
+  ASSERT_TRUE(out.good()) << path;
+}
+
+template <class T>
+std::string raw_bytes(const std::vector<T>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+template <class T>
+void write_npy(const fs::path& path, const std::vector<T>& v, int major = 1) {
+  write_file(path, npy_header(dict_of(descr_of<T>(), "(" + std::to_string(v.size()) + ",)"), major) + raw_bytes(v));
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Reads a 1-D .npy written by the command, checking its header.
+template <class T>
+std::vector<T> read_npy(const fs::path& path) {
+  const std::string bytes = read_file(path);
+  EXPECT_GE(bytes.size(), 10u) << path;
+  if (bytes.size() < 10) return {};
+  EXPECT_EQ(bytes.substr(0, 6), "\x93NUMPY");
+  const std::size_t length = std::size_t(std::uint8_t(bytes[8])) | (std::size_t(std::uint8_t(bytes[9])) << 8);
+  const std::size_t offset = 10 + length;
+  EXPECT_EQ(offset % 64, 0u) << "the data should start at a multiple of 64 bytes";
+  const std::string dict = bytes.substr(10, length);
+  EXPECT_NE(dict.find("'descr': '" + descr_of<T>() + "'"), std::string::npos) << dict;
+  EXPECT_NE(dict.find("'fortran_order': False"), std::string::npos) << dict;
+  const std::size_t count = (bytes.size() - offset) / sizeof(T);
+  EXPECT_NE(dict.find("'shape': (" + std::to_string(count) + ",)"), std::string::npos) << dict;
+  EXPECT_EQ((bytes.size() - offset) % sizeof(T), 0u);
+  std::vector<T> v(count);
+  if (count > 0) std::memcpy(v.data(), bytes.data() + offset, count * sizeof(T));
+  return v;
+}
+
+// Bitwise equality: NaN equals NaN.
+template <class T>
+::testing::AssertionResult same_bits(const std::vector<T>& actual, const std::vector<T>& expected) {
+  if (actual.size() != expected.size()) {
+    return ::testing::AssertionFailure() << "size " << actual.size() << ", expected " << expected.size();
+  }
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (std::memcmp(&actual[i], &expected[i], sizeof(T)) != 0) {
+      return ::testing::AssertionFailure() << "at " << i << ": " << +actual[i] << ", expected " << +expected[i];
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// ---------------------------------------------------------------------------------------
+// Running the command.
+
+struct result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Key orders: NaN last for floats, as the command uses.
+template <class T>
+using order = std::conditional_t<std::is_floating_point_v<T>, corank::nan_last_less, corank::less>;
+
+template <class T>
+std::vector<T> sorted_column(std::mt19937_64& rng, std::size_t n, int distinct, std::size_t nans = 0) {
+  std::vector<T> v(n);
+  std::uniform_int_distribution<int> pick(0, distinct - 1);
+  for (T& x : v) {
+    const int k = pick(rng);
+    if constexpr (std::is_signed_v<T> && !std::is_floating_point_v<T>) {
+      x = T(k - distinct / 2);  // negatives too
+    } else if constexpr (std::is_floating_point_v<T>) {
+      x = T(k - distinct / 2) * T(0.5);
+    } else {
+      x = T(k);
+    }
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    for (std::size_t i = 0; i < nans && i < n; ++i) v[i] = std::numeric_limits<T>::quiet_NaN();
+  }
+  std::sort(v.begin(), v.end(), order<T>{});
+  return v;
+}
+
+template <class F>
+void for_each_key_type(F&& f) {
+  f(std::int8_t{}), f(std::uint8_t{}), f(std::int16_t{}), f(std::uint16_t{}), f(std::int32_t{});
+  f(std::uint32_t{}), f(std::int64_t{}), f(std::uint64_t{}), f(float{}), f(double{});
+}
+
+const char* const operations[] = {"merge", "union", "intersect", "diff", "symdiff"};
+
+// The standard library's answer, by key (values are compared through the pairs).
+template <class T, class Compare>
+std::vector<T> std_reference(const std::string& op, const std::vector<T>& a, const std::vector<T>& b, Compare comp) {
+  std::vector<T> out(a.size() + b.size());
+  typename std::vector<T>::iterator end;
+  if (op == "merge") end = std::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
+  else if (op == "union") end = std::set_union(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
+  else if (op == "intersect") end = std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
+  else if (op == "diff") end = std::set_difference(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
+  else end = std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
+  out.erase(end, out.end());
+  return out;
+}
+
+// corank::host's answer, keys only.
+template <class T>
+std::vector<T> host_reference(const std::string& op, const std::vector<T>& a, const std::vector<T>& b) {
+  std::vector<T> out(a.size() + b.size() + 1);
+  const order<T> comp{};
+  T* o = out.data();
+  T* end = nullptr;
+  if (op == "merge") end = corank::host::merge(a.data(), a.data() + a.size(), b.data(), b.data() + b.size(), o, comp);
+  else if (op == "union") end = corank::host::set_union(a.data(), a.data() + a.size(), b.data(), b.data() + b.size(), o, comp);
+  else if (op == "intersect") end = corank::host::set_intersection(a.data(), a.data() + a.size(), b.data(), b.data() + b.size(), o, comp);
+  else if (op == "diff") end = corank::host::set_difference(a.data(), a.data() + a.size(), b.data(), b.data() + b.size(), o, comp);
+  else end = corank::host::set_symmetric_difference(a.data(), a.data() + a.size(), b.data(), b.data() + b.size(), o, comp);
+  out.resize(std::size_t(end - o));
+  return out;
+}
+
+class CliTest : public ::testing::TestWithParam<const char*> {
+ public:
+  void SetUp() override {
+    if (device() == "gpu") corank::test::require_gpu();
+    if (IsSkipped()) return;
+    std::string pattern = (fs::temp_directory_path() / "corank_cli_test_XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    if (dir_.empty()) return;
+    // Make a directory that a test made unwritable removable again.
+    std::error_code ignored;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_, ignored)) {
+      if (entry.is_directory()) fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add, ignored);
+    }
+    fs::remove_all(dir_, ignored);
+  }
+
+  std::string device() const { return GetParam(); }
+  fs::path path(const std::string& name) const { return dir_ / name; }
+  std::string p(const std::string& name) const { return path(name).string(); }
+
+  // Runs `corank ARGS --device D`; stdout and stderr go to files in a separate directory
+  // (so that listing dir_ sees only what the command wrote).
+  result run(const std::vector<std::string>& args, bool add_device = true) const {
+    std::string command = quoted(CORANK_CLI_PATH);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      command += " " + quoted(args[i]);
+      if (i == 0 && add_device) command += " --device " + device();  // before any option's values
+    }
+    const fs::path out = dir_.string() + ".stdout";
+    const fs::path err = dir_.string() + ".stderr";
+    command += " >" + quoted(out.string()) + " 2>" + quoted(err.string());
+    const int raw = std::system(command.c_str());
+    result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    r.out = read_file(out);
+    r.err = read_file(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+  }
+
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  // The command failed with `status`, said `message` on stderr, and left the directory as
+  // it found it (no output, no temporary file).
+  void expect_failure(const std::vector<std::string>& args, int status, const std::string& message) {
+    const std::vector<std::string> before = files();
+    const result r = run(args);
+    EXPECT_EQ(r.status, status) << "stderr: " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << "expected '" << message << "' in stderr: " << r.err;
+    EXPECT_EQ(files(), before) << "the command left files behind; stderr: " << r.err;
+  }
+
+  // Runs every operation on (a, b) of type T and compares with std:: and corank::host.
+  template <class T>
+  void check_all_operations(const std::vector<T>& a, const std::vector<T>& b, const std::string& what) {
+    write_npy(path("a.npy"), a);
+    write_npy(path("b.npy"), b);
+    for (const char* op : operations) {
+      SCOPED_TRACE(std::string(op) + " " + name_of<T>() + " " + what);
+      fs::remove(path("out.npy"));
+      const result r = run({op, p("a.npy"), p("b.npy"), "-o", p("out.npy")});
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_TRUE(r.err.empty()) << r.err;
+      EXPECT_NE(r.out.find("GB/s"), std::string::npos) << r.out;
+      const std::vector<T> got = read_npy<T>(path("out.npy"));
+      EXPECT_TRUE(same_bits(got, std_reference(op, a, b, order<T>{})));
+      EXPECT_TRUE(same_bits(got, host_reference(op, a, b)));
+
+      const result c = run({op, p("a.npy"), p("b.npy"), "--count"});
+      ASSERT_EQ(c.status, 0) << c.err;
+      EXPECT_EQ(c.out, std::to_string(got.size()) + "\n") << "--count prints only the size";
+    }
+  }
+
+  fs::path dir_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Device, CliTest, ::testing::Values("cpu", "gpu"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+// ---------------------------------------------------------------------------------------
+// Results
+
+TEST_P(CliTest, EveryOperationAndKeyTypeMatchesTheStandardLibraryAndCorankHost) {
+  std::mt19937_64 rng = make_rng();
+  for_each_key_type([&](auto zero) {
+    using T = decltype(zero);
+    check_all_operations(sorted_column<T>(rng, 3000, 50), sorted_column<T>(rng, 2000, 60), "duplicates");
+    check_all_operations(sorted_column<T>(rng, 1, 5), sorted_column<T>(rng, 777, 100), "1 and 777");
+    check_all_operations(std::vector<T>{}, sorted_column<T>(rng, 100, 10), "empty A");
+    check_all_operations(sorted_column<T>(rng, 100, 10), std::vector<T>{}, "empty B");
+    check_all_operations(std::vector<T>{}, std::vector<T>{}, "both empty");
+  });
+}
+
+TEST_P(CliTest, FloatColumnsWithNaNsLast) {
+  std::mt19937_64 rng = make_rng();
+  check_all_operations(sorted_column<double>(rng, 1000, 30, 7), sorted_column<double>(rng, 900, 30, 3), "NaNs");
+  check_all_operations(sorted_column<float>(rng, 500, 30, 20), sorted_column<float>(rng, 600, 30, 20), "NaNs");
+  std::vector<double> extremes = {-std::numeric_limits<double>::infinity(), -0.0, 0.0,
+                                  std::numeric_limits<double>::infinity(), std::nan("")};
+  check_all_operations(extremes, extremes, "infinities and zeros");
+}
+
+TEST_P(CliTest, LargerColumnsAcrossManyTiles) {
+  std::mt19937_64 rng = make_rng();
+  const std::size_t n = corank::test::quick_or(300000, 30000);
+  check_all_operations(sorted_column<std::int64_t>(rng, n, 100000), sorted_column<std::int64_t>(rng, n / 3, 100000),
+                       "large");
+}
+
+// By key: values of every dtype move with their keys, like std:: on (key, value) pairs
+// ordered by key, and like corank::host's _by_key forms.
+template <class K, class V>
+void by_key_case(CliTest& t, std::mt19937_64& rng, std::size_t m, std::size_t n);
+
+TEST_P(CliTest, ByKeyWithEveryValueType) {
+  std::mt19937_64 rng = make_rng();
+  for_each_key_type([&](auto value_zero) {
+    using V = decltype(value_zero);
+    by_key_case<std::int32_t, V>(*this, rng, 2000, 1500);
+  });
+  for_each_key_type([&](auto key_zero) {
+    using K = decltype(key_zero);
+    by_key_case<K, std::int64_t>(*this, rng, 1200, 1300);
+    by_key_case<K, float>(*this, rng, 700, 0);
+  });
+}
+
+template <class K, class V>
+void by_key_case(CliTest& t, std::mt19937_64& rng, std::size_t m, std::size_t n) {
+  const std::vector<K> a = sorted_column<K>(rng, m, 40, std::is_floating_point_v<K> ? 3 : 0);
+  const std::vector<K> b = sorted_column<K>(rng, n, 40, std::is_floating_point_v<K> ? 2 : 0);
+  // Distinct values, so that each output value shows which input element it came from.
+  std::vector<V> va(m), vb(n);
+  for (std::size_t i = 0; i < m; ++i) va[i] = V(i % 100 + 1);
+  for (std::size_t i = 0; i < n; ++i) vb[i] = V(200 + i % 50);
+  write_npy(t.path("a.npy"), a);
+  write_npy(t.path("b.npy"), b);
+  write_npy(t.path("va.npy"), va);
+  write_npy(t.path("vb.npy"), vb);
+
+  using pair = std::pair<K, V>;
+  std::vector<pair> pa(m), pb(n);
+  for (std::size_t i = 0; i < m; ++i) pa[i] = {a[i], va[i]};
+  for (std::size_t i = 0; i < n; ++i) pb[i] = {b[i], vb[i]};
+  const auto by_key = [](const pair& x, const pair& y) { return order<K>{}(x.first, y.first); };
+
+  for (const char* op : operations) {
+    SCOPED_TRACE(std::string(op) + " keys " + name_of<K>() + " values " + name_of<V>());
+    fs::remove(t.path("out.npy"));
+    fs::remove(t.path("vout.npy"));
+    const result r = t.run({op, t.p("a.npy"), t.p("b.npy"), "--values", t.p("va.npy"), t.p("vb.npy"), "-o",
+                            t.p("out.npy"), "--values-out", t.p("vout.npy")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<K> keys = read_npy<K>(t.path("out.npy"));
+    const std::vector<V> values = read_npy<V>(t.path("vout.npy"));
+    const std::vector<pair> expected = std_reference(op, pa, pb, by_key);
+    std::vector<K> expected_keys;
+    std::vector<V> expected_values;
+    for (const pair& x : expected) expected_keys.push_back(x.first), expected_values.push_back(x.second);
+    EXPECT_TRUE(same_bits(keys, expected_keys));
+    EXPECT_TRUE(same_bits(values, expected_values));
+
+    // corank::host's by-key form gives the same.
+    std::vector<K> host_keys(m + n + 1);
+    std::vector<V> host_values(m + n + 1);
+    const order<K> comp{};
+    std::pair<K*, V*> ends;
+    const std::string o = op;
+    const auto args = std::make_tuple(a.data(), a.data() + m, b.data(), b.data() + n, va.data(), vb.data(),
+                                      host_keys.data(), host_values.data(), comp);
+    if (o == "merge") ends = std::apply([](auto... x) { return corank::host::merge_by_key(x...); }, args);
+    else if (o == "union") ends = std::apply(corank::host::set_union_by_key, args);
+    else if (o == "intersect") ends = std::apply(corank::host::set_intersection_by_key, args);
+    else if (o == "diff") ends = std::apply(corank::host::set_difference_by_key, args);
+    else ends = std::apply(corank::host::set_symmetric_difference_by_key, args);
+    host_keys.resize(std::size_t(ends.first - host_keys.data()));
+    host_values.resize(std::size_t(ends.second - host_values.data()));
+    EXPECT_TRUE(same_bits(keys, host_keys));
+    EXPECT_TRUE(same_bits(values, host_values));
+  }
+}
+
+TEST_P(CliTest, ReadsNpyFormatVersions2And3) {
+  const std::vector<std::int32_t> a = {1, 3, 5}, b = {2, 3, 4};
+  write_npy(path("a.npy"), a, 2);
+  write_npy(path("b.npy"), b, 3);
+  const result r = run({"union", p("a.npy"), p("b.npy"), "-o", p("out.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_npy<std::int32_t>(path("out.npy")), (std::vector<std::int32_t>{1, 2, 3, 4, 5}));
+}
+
+TEST_P(CliTest, ForceReplacesAnExistingOutput) {
+  write_npy(path("a.npy"), std::vector<std::int32_t>{1, 2});
+  write_npy(path("b.npy"), std::vector<std::int32_t>{3});
+  write_file(path("out.npy"), "old contents");
+  expect_failure({"merge", p("a.npy"), p("b.npy"), "-o", p("out.npy")}, 2,
+                 "out.npy already exists; pass --force to replace it");
+  EXPECT_EQ(read_file(path("out.npy")), "old contents");
+  const result r = run({"merge", p("a.npy"), p("b.npy"), "-o", p("out.npy"), "--force"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_npy<std::int32_t>(path("out.npy")), (std::vector<std::int32_t>{1, 2, 3}));
+}
+
+TEST_P(CliTest, NoCheckSkipsTheSortednessCheck) {
+  write_npy(path("a.npy"), std::vector<std::int32_t>{1, 2, 3});
+  write_npy(path("b.npy"), std::vector<std::int32_t>{4, 5, 6});
+  const result r = run({"union", p("a.npy"), p("b.npy"), "-o", p("out.npy"), "--no-check"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("skipped"), std::string::npos) << r.out;
+  EXPECT_EQ(read_npy<std::int32_t>(path("out.npy")), (std::vector<std::int32_t>{1, 2, 3, 4, 5, 6}));
+}
+
+// ---------------------------------------------------------------------------------------
+// Bad input: a message, status 2 (1 for failures of the environment), nothing written.
+
+class CliBadInput : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    if (IsSkipped()) return;
+    write_npy(path("a.npy"), std::vector<std::int32_t>{1, 2, 2, 7});
+    write_npy(path("b.npy"), std::vector<std::int32_t>{0, 2, 9});
+  }
+  // `name` as B, into out.npy.
+  void expect_bad_b(const std::string& name, int status, const std::string& message) {
+    for (const char* op : operations) {
+      SCOPED_TRACE(op);
+      expect_failure({op, p("a.npy"), p(name), "-o", p("out.npy")}, status, message);
+    }
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Device, CliBadInput, ::testing::Values("cpu", "gpu"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+TEST_P(CliBadInput, MissingFile) { expect_bad_b("missing.npy", 2, "missing.npy: no such file"); }
+
+TEST_P(CliBadInput, UnreadableFile) {
+  fs::create_directory(path("dir.npy"));
+  expect_bad_b("dir.npy", 2, "dir.npy is a directory, not a .npy file");
+  if (geteuid() == 0) return;  // root reads anything: the mode bits test needs a user
+  write_npy(path("secret.npy"), std::vector<std::int32_t>{1});
+  chmod(path("secret.npy").c_str(), 0);
+  expect_bad_b("secret.npy", 2, "cannot read " + p("secret.npy") + ": Permission denied");
+}
+
+TEST_P(CliBadInput, NotNpy) {
+  write_file(path("text.npy"), "1,2,3\n4,5,6\n");
+  expect_bad_b("text.npy", 2, "text.npy: not a .npy file");
+  write_file(path("empty.npy"), "");
+  expect_bad_b("empty.npy", 2, "empty.npy: not a .npy file");
+  write_file(path("garbled.npy"), npy_header("'descr': '<i4', 'fortran_order': False, 'shape': (3,"));
+  expect_bad_b("garbled.npy", 2, "garbled.npy: not a valid .npy header");
+  write_file(path("v9.npy"), std::string("\x93NUMPY\x09\x00\x10\x00", 10) + std::string(16, ' '));
+  expect_bad_b("v9.npy", 2, "v9.npy: .npy format version 9.0 is not supported");
+}
+
+TEST_P(CliBadInput, TruncatedData) {
+  const std::string header = npy_header(dict_of("<i4", "(1000,)"));
+  const std::string full = header + std::string(4000, '\0');
+  write_file(path("short.npy"), full.substr(0, full.size() - 1000));
+  expect_bad_b("short.npy", 2,
+               "short.npy: truncated: the header says 1000 int32 elements (4000 bytes of data), but the file has "
+               "3000 bytes after its " + std::to_string(header.size()) + "-byte header");
+  write_file(path("header_only.npy"), full.substr(0, 30));
+  expect_bad_b("header_only.npy", 2, "header_only.npy: truncated .npy header");
+}
+
+TEST_P(CliBadInput, UnsupportedDtype) {
+  for (const std::string descr : {"<f2", "|b1", "<c8", "|O", "<U3", "<M8[ns]"}) {
+    write_file(path("odd.npy"), npy_header(dict_of(descr, "(2,)")) + std::string(64, '\0'));
+    expect_bad_b("odd.npy", 2, "odd.npy: unsupported dtype '" + descr + "'");
+  }
+  write_file(path("record.npy"),
+             npy_header("'descr': [('x', '<i4'), ('y', '<f8')], 'fortran_order': False, 'shape': (2,), ") +
+                 std::string(24, '\0'));
+  expect_bad_b("record.npy", 2, "record.npy: structured dtype (a record array) is not supported");
+}
+
+TEST_P(CliBadInput, DifferentDtypes) {
+  write_npy(path("b64.npy"), std::vector<std::int64_t>{0, 2, 9});
+  expect_bad_b("b64.npy", 2, "a.npy is int32 but " + p("b64.npy") + " is int64: A and B must have the same dtype");
+}
+
+TEST_P(CliBadInput, MoreThanOneDimension) {
+  write_file(path("matrix.npy"), npy_header(dict_of("<i4", "(2, 3)")) + std::string(24, '\0'));
+  expect_bad_b("matrix.npy", 2, "matrix.npy: shape (2, 3) has 2 dimensions; a column must have exactly 1");
+  write_file(path("scalar.npy"), npy_header(dict_of("<i4", "()")) + std::string(4, '\0'));
+  expect_bad_b("scalar.npy", 2, "scalar.npy: shape () has 0 dimensions");
+}
+
+TEST_P(CliBadInput, FortranOrder) {
+  write_file(path("fortran.npy"), npy_header(dict_of("<i4", "(3,)", true)) + std::string(12, '\0'));
+  expect_bad_b("fortran.npy", 2, "fortran.npy: stored in Fortran order");
+}
+
+TEST_P(CliBadInput, BigEndian) {
+  write_file(path("big.npy"), npy_header(dict_of(">i4", "(3,)")) + std::string(12, '\0'));
+  expect_bad_b("big.npy", 2, "big.npy: big-endian data ('>i4') is not supported");
+}
+
+TEST_P(CliBadInput, UnsortedInputNamesTheFileTheIndexAndTheValues) {
+  write_npy(path("unsorted.npy"), std::vector<std::int32_t>{0, 2, 5, 5, 3, 9});
+  expect_bad_b("unsorted.npy", 2, p("unsorted.npy") + " is not sorted: element 4 (3) is less than element 3 (5)");
+  for (const char* op : operations) {
+    expect_failure({op, p("unsorted.npy"), p("b.npy"), "-o", p("out.npy")}, 2,
+                   p("unsorted.npy") + " is not sorted: element 4 (3) is less than element 3 (5)");
+  }
+  write_npy(path("u8.npy"), std::vector<std::uint8_t>{200, 100});
+  write_npy(path("u8b.npy"), std::vector<std::uint8_t>{1});
+  expect_failure({"merge", p("u8b.npy"), p("u8.npy"), "-o", p("out.npy")}, 2,
+                 "element 1 (100) is less than element 0 (200)");
+  // A NaN before a number: with NaNs last, that is out of order.
+  write_npy(path("nan_first.npy"), std::vector<double>{1.0, std::nan(""), 2.5});
+  write_npy(path("f.npy"), std::vector<double>{1.0});
+  expect_failure({"union", p("f.npy"), p("nan_first.npy"), "-o", p("out.npy")}, 2,
+                 "element 2 (2.5) is less than element 1 (nan) in the order with NaNs last");
+  // With values, neither output appears.
+  write_npy(path("va.npy"), std::vector<std::int32_t>{1, 2, 3, 4});
+  write_npy(path("vu.npy"), std::vector<std::int32_t>{1, 2, 3, 4, 5, 6});
+  expect_failure({"intersect", p("a.npy"), p("unsorted.npy"), "--values", p("va.npy"), p("vu.npy"), "-o",
+                  p("out.npy"), "--values-out", p("vout.npy")},
+                 2, "is not sorted");
+}
+
+TEST_P(CliBadInput, ValuesOfAnotherLengthOrDtype) {
+  write_npy(path("va.npy"), std::vector<double>{1, 2, 3, 4});
+  write_npy(path("vb.npy"), std::vector<double>{1, 2});
+  write_npy(path("vb32.npy"), std::vector<float>{1, 2, 3});
+  for (const char* op : operations) {
+    expect_failure({op, p("a.npy"), p("b.npy"), "--values", p("va.npy"), p("vb.npy"), "-o", p("out.npy"),
+                    "--values-out", p("vout.npy")},
+                   2, p("vb.npy") + " has 2 values but " + p("b.npy") + " has 3 keys: each key needs exactly one value");
+    expect_failure({op, p("a.npy"), p("b.npy"), "--values", p("va.npy"), p("vb32.npy"), "-o", p("out.npy"),
+                    "--values-out", p("vout.npy")},
+                   2, "A's and B's values must have the same dtype");
+  }
+}
+
+TEST_P(CliBadInput, OutputExists) {
+  write_file(path("out.npy"), "keep me");
+  expect_bad_b("b.npy", 2, "out.npy already exists; pass --force to replace it");
+  EXPECT_EQ(read_file(path("out.npy")), "keep me");
+  write_file(path("vout.npy"), "keep me too");
+  expect_failure({"merge", p("a.npy"), p("b.npy"), "--values", p("a.npy"), p("b.npy"), "-o", p("new.npy"),
+                  "--values-out", p("vout.npy")},
+                 2, "vout.npy already exists");
+}
+
+TEST_P(CliBadInput, OutputDirectoryMissingOrNotWritable) {
+  expect_failure({"union", p("a.npy"), p("b.npy"), "-o", p("nowhere/out.npy")}, 2,
+                 "the directory " + p("nowhere") + " does not exist");
+  std::string locked;
+  if (geteuid() != 0) {
+    fs::create_directory(path("locked"));
+    chmod(path("locked").c_str(), 0555);
+    locked = p("locked");
+  } else {
+    // Root writes through permission bits; sysfs refuses new files even to root.
+    locked = "/sys";
+    const std::string probe = locked + "/corank_cli_probe";
+    const int fd = open(probe.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
+    if (fd >= 0) {
+      close(fd);
+      unlink(probe.c_str());
+      GTEST_SKIP() << "no unwritable directory found (running as root, and /sys is writable)";
+    }
+  }
+  for (const char* op : operations) {
+    expect_failure({op, p("a.npy"), p("b.npy"), "-o", locked + "/out.npy"}, 1,
+                   "cannot write " + locked + "/out.npy: cannot create a file in " + locked);
+  }
+  EXPECT_FALSE(fs::exists(locked + "/out.npy"));
+}
+
+TEST_P(CliBadInput, WrongCommandLines) {
+  expect_failure({"union", p("a.npy"), p("b.npy")}, 2, "no output file: give -o OUT.npy (or --count)");
+  expect_failure({"union", p("a.npy"), "-o", p("out.npy")}, 2, "needs two input files");
+  expect_failure({"union", p("a.npy"), p("b.npy"), p("b.npy"), "-o", p("out.npy")}, 2, "got 3");
+  expect_failure({"union", p("a.npy"), p("b.npy"), "-o", p("out.npy"), "--bogus"}, 2, "unknown option '--bogus'");
+  expect_failure({"union", p("a.npy"), p("b.npy"), "--count", "-o", p("out.npy")}, 2, "--count prints the output size");
+  expect_failure({"union", p("a.npy"), p("b.npy"), "-o", p("out.npy"), "--values", p("a.npy"), p("b.npy")}, 2,
+                 "--values needs --values-out");
+  expect_failure({"union", p("a.npy"), p("b.npy"), "-o", p("out.npy"), "--values-out", p("v.npy")}, 2,
+                 "--values-out needs --values");
+  expect_failure({"union", p("a.npy"), p("b.npy"), "-o", p("out.npy"), "--values", p("a.npy")}, 2,
+                 "--values needs another value");
+  const result r = run({"union", p("a.npy"), p("b.npy"), "--device", "tpu"}, false);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--device: 'tpu' is not one of auto|gpu|cpu"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("usage: corank union"), std::string::npos) << "a usage error prints the usage";
+}
+
+// Not enough GPU memory: this process holds all but ~512 MiB of the GPU, and the command
+// gets inputs and an output of 768 MB. Only with a GPU (its own suite, label gpu, run
+// serially).
+class CliGpuMemory : public CliTest {};
+
+INSTANTIATE_TEST_SUITE_P(Device, CliGpuMemory, ::testing::Values("gpu"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+TEST_P(CliGpuMemory, NotEnoughGpuMemorySuggestsDeviceCpu) {
+  const std::size_t n = std::size_t(24) << 20;  // int64: 192 MiB per column
+  std::vector<std::int64_t> a(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = std::int64_t(i);
+  write_npy(path("a.npy"), a);
+  write_npy(path("b.npy"), a);
+  a = {};
+  std::vector<void*> held;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
+  constexpr std::size_t keep = std::size_t(512) << 20;
+  for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(16) << 20);) {
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess || free_bytes < keep + chunk) {
+      chunk /= 2;
+      continue;
+    }
+    void* block = nullptr;
+    if (cudaMalloc(&block, chunk) != cudaSuccess) {
+      cudaGetLastError();
+      chunk /= 2;
+      continue;
+    }
+    held.push_back(block);
+  }
+  expect_failure({"union", p("a.npy"), p("b.npy"), "-o", p("out.npy")}, 1, "not enough GPU memory");
+  expect_failure({"merge", p("a.npy"), p("b.npy"), "-o", p("out.npy")}, 1, "use --device cpu");
+  for (void* block : held) cudaFree(block);
+}
+
+// ---------------------------------------------------------------------------------------
+// Device-independent: help, and --device gpu without a GPU.
+
+TEST(CliHelp, EveryCommandHasHelpWithItsExitStatuses) {
+  for (const char* op : operations) {
+    const std::string command = quoted(CORANK_CLI_PATH) + " help " + op + " > /dev/null";
+    EXPECT_EQ(std::system(command.c_str()), 0) << op;
+    std::string output;
+    {
+      const std::string capture = quoted(CORANK_CLI_PATH) + " " + op + " --help";
+      std::FILE* pipe = popen(capture.c_str(), "r");
+      ASSERT_NE(pipe, nullptr);
+      char buffer[4096];
+      for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, got);
+      EXPECT_EQ(pclose(pipe), 0);
+    }
+    EXPECT_NE(output.find(std::string("usage: corank ") + op), std::string::npos) << output;
+    EXPECT_NE(output.find("exit status:"), std::string::npos) << output;
+    EXPECT_NE(output.find("--device auto|gpu|cpu"), std::string::npos) << output;
+  }
+}
+
+TEST(CliDevice, GpuWithoutAGpuFailsWithAdvice) {
+  if (corank::test::gpu_available()) GTEST_SKIP() << "a GPU is present";
+  std::string pattern = (fs::temp_directory_path() / "corank_cli_test_XXXXXX").string();
+  ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+  const fs::path dir = pattern;
+  write_npy(dir / "a.npy", std::vector<std::int32_t>{1, 2});
+  const std::string command = quoted(CORANK_CLI_PATH) + " union " + quoted((dir / "a.npy").string()) + " " +
+                              quoted((dir / "a.npy").string()) + " -o " + quoted((dir / "out.npy").string()) +
+                              " --device gpu 2>" + quoted((dir / "err").string());
+  const int raw = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(raw), 1);
+  const std::string err = read_file(dir / "err");
+  EXPECT_NE(err.find("--device gpu, but no CUDA GPU found"), std::string::npos) << err;
+  EXPECT_NE(err.find("use --device cpu"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir / "out.npy"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
