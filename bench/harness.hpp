@@ -196,6 +196,98 @@ inline std::string command_line(int argc, char** argv) {
   return command;
 }
 
+// Keeps `chosen` in the order of `all`, without repeats.
+template <class T, std::size_t N>
+std::vector<T> in_order(const std::vector<T>& chosen, const T (&all)[N]) {
+  std::vector<T> ordered;
+  for (const T& item : all) {
+    if (std::find(chosen.begin(), chosen.end(), item) != chosen.end()) ordered.push_back(item);
+  }
+  return ordered;
+}
+
+// The element types both benchmarks measure.
+enum class case_kind { keys_i32, keys_i64, pairs_i32_i32 };
+
+inline const char* to_string(case_kind kind) {
+  switch (kind) {
+    case case_kind::keys_i32: return "i32";
+    case case_kind::keys_i64: return "i64";
+    case case_kind::pairs_i32_i32: return "i32:i32";
+  }
+  return "?";
+}
+
+// The options both benchmarks take; each program derives its own from this.
+struct common_options {
+  int min_log = 16;
+  int max_log = 28;
+  int log_step = 2;
+  int runs = 50;
+  int warmup = 3;
+  std::vector<case_kind> types{case_kind::keys_i32, case_kind::keys_i64, case_kind::pairs_i32_i32};
+  std::string json_path;
+  std::string command;
+};
+
+// Reads the command line: the shared flags here (sizes up to 2^max_log_limit), the
+// others through `own(flag, next)`, which returns false for a flag it does not know;
+// `next()` yields the flag's value (`--flag value` or `--flag=value`).
+template <class Own>
+void parse_command_line(int argc, char** argv, const char* usage, int max_log_limit, common_options& opt,
+                        Own own) {
+  opt.command = command_line(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+      has_value = true;
+    }
+    if (flag == "-h" || flag == "--help") {
+      std::fputs(usage, stdout);
+      std::exit(0);
+    }
+    auto next = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) throw usage_error(fmt::format("{} needs a value", flag));
+      return argv[++i];
+    };
+    if (flag == "--min-log") {
+      opt.min_log = parse_int(flag, next(), 1, max_log_limit);
+    } else if (flag == "--max-log") {
+      opt.max_log = parse_int(flag, next(), 1, max_log_limit);
+    } else if (flag == "--log-step") {
+      opt.log_step = parse_int(flag, next(), 1, max_log_limit);
+    } else if (flag == "--runs") {
+      opt.runs = parse_int(flag, next(), 1, 100000);
+    } else if (flag == "--warmup") {
+      opt.warmup = parse_int(flag, next(), 0, 1000);
+    } else if (flag == "--json") {
+      opt.json_path = next();
+    } else if (flag == "--types") {
+      opt.types.clear();
+      for (const std::string& t : split_commas(next())) {
+        if (t == "i32" || t == "int32") {
+          opt.types.push_back(case_kind::keys_i32);
+        } else if (t == "i64" || t == "int64") {
+          opt.types.push_back(case_kind::keys_i64);
+        } else if (t == "i32:i32" || t == "int32:int32" || t == "pairs") {
+          opt.types.push_back(case_kind::pairs_i32_i32);
+        } else {
+          throw usage_error(fmt::format("--types: unknown type '{}' (i32, i64, i32:i32)", t));
+        }
+      }
+      if (opt.types.empty()) throw usage_error("--types: empty list");
+    } else if (!own(flag, next)) {
+      throw usage_error(fmt::format("unknown option '{}'", flag));
+    }
+  }
+  if (opt.min_log > opt.max_log) throw usage_error("--min-log is larger than --max-log");
+}
+
 // Timed runs for a size: all of them up to 2^24, fewer above, where one run is long
 // enough that its median is stable with fewer samples: runs/2 at 2^25..2^26, runs/4 at
 // 2^27..2^28, never below min(runs, 10).

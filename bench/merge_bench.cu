@@ -77,27 +77,9 @@ const char* to_string(impl_kind kind) {
   return "?";
 }
 
-enum class case_kind { keys_i32, keys_i64, pairs_i32_i32 };
-
-const char* to_string(case_kind kind) {
-  switch (kind) {
-    case case_kind::keys_i32: return "i32";
-    case case_kind::keys_i64: return "i64";
-    case case_kind::pairs_i32_i32: return "i32:i32";
-  }
-  return "?";
-}
-
-struct options {
-  int min_log = 16;
-  int max_log = 28;
-  int log_step = 2;
-  int runs = 50;
-  int warmup = 3;
-  std::vector<case_kind> types{case_kind::keys_i32, case_kind::keys_i64, case_kind::pairs_i32_i32};
+struct options : common_options {
+  options() { runs = 50; }
   std::vector<impl_kind> impls{std::begin(all_impls), std::end(all_impls)};
-  std::string json_path;
-  std::string command;
 };
 
 constexpr const char* usage_text = R"(usage: corank_merge_bench [options]
@@ -124,74 +106,22 @@ options:
 
 options parse_options(int argc, char** argv) {
   options opt;
-  opt.command = command_line(argc, argv);
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    std::string value;
-    bool has_value = false;
-    if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = flag.substr(eq + 1);
-      flag = flag.substr(0, eq);
-      has_value = true;
-    }
-    if (flag == "-h" || flag == "--help") {
-      std::fputs(usage_text, stdout);
-      std::exit(0);
-    }
-    auto next = [&]() -> std::string {
-      if (has_value) return value;
-      if (i + 1 >= argc) throw usage_error(fmt::format("{} needs a value", flag));
-      return argv[++i];
-    };
-    if (flag == "--min-log") {
-      opt.min_log = parse_int(flag, next(), 1, 32);
-    } else if (flag == "--max-log") {
-      opt.max_log = parse_int(flag, next(), 1, 32);
-    } else if (flag == "--log-step") {
-      opt.log_step = parse_int(flag, next(), 1, 32);
-    } else if (flag == "--runs") {
-      opt.runs = parse_int(flag, next(), 1, 100000);
-    } else if (flag == "--warmup") {
-      opt.warmup = parse_int(flag, next(), 0, 1000);
-    } else if (flag == "--json") {
-      opt.json_path = next();
-    } else if (flag == "--types") {
-      opt.types.clear();
-      for (const std::string& t : split_commas(next())) {
-        if (t == "i32" || t == "int32") {
-          opt.types.push_back(case_kind::keys_i32);
-        } else if (t == "i64" || t == "int64") {
-          opt.types.push_back(case_kind::keys_i64);
-        } else if (t == "i32:i32" || t == "int32:int32" || t == "pairs") {
-          opt.types.push_back(case_kind::pairs_i32_i32);
-        } else {
-          throw usage_error(fmt::format("--types: unknown type '{}' (i32, i64, i32:i32)", t));
-        }
-      }
-      if (opt.types.empty()) throw usage_error("--types: empty list");
-    } else if (flag == "--impls") {
-      opt.impls = {impl_kind::copy, impl_kind::cub};
-      for (const std::string& name : split_commas(next())) {
-        bool known = false;
-        for (impl_kind kind : all_impls) {
-          if (name == to_string(kind)) {
-            known = true;
-            if (std::find(opt.impls.begin(), opt.impls.end(), kind) == opt.impls.end()) opt.impls.push_back(kind);
-          }
-        }
-        if (!known) throw usage_error(fmt::format("--impls: unknown implementation '{}'", name));
-      }
-      // Keep the table's fixed order.
-      std::vector<impl_kind> ordered;
+  parse_command_line(argc, argv, usage_text, 32, opt, [&](const std::string& flag, auto next) {
+    if (flag != "--impls") return false;
+    std::vector<impl_kind> chosen{impl_kind::copy, impl_kind::cub};  // the baselines always run
+    for (const std::string& name : split_commas(next())) {
+      bool known = false;
       for (impl_kind kind : all_impls) {
-        if (std::find(opt.impls.begin(), opt.impls.end(), kind) != opt.impls.end()) ordered.push_back(kind);
+        if (name == to_string(kind)) {
+          known = true;
+          chosen.push_back(kind);
+        }
       }
-      opt.impls = ordered;
-    } else {
-      throw usage_error(fmt::format("unknown option '{}'", flag));
+      if (!known) throw usage_error(fmt::format("--impls: unknown implementation '{}'", name));
     }
-  }
-  if (opt.min_log > opt.max_log) throw usage_error("--min-log is larger than --max-log");
+    opt.impls = in_order(chosen, all_impls);  // the table's fixed order
+    return true;
+  });
   return opt;
 }
 
