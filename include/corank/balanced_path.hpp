@@ -43,9 +43,39 @@ CORANK_HOST_DEVICE Index upper_bound_in(const Sequence& x, Index low, Index high
   return low;
 }
 
+// Where the run of copies of `key` that ends at `high` starts, given that no element of
+// x[low, high) comes after key. Gallops back from `high`, so it costs O(log(run length)),
+// not O(log(high - low)): runs are short in most data, and each probe is a dependent
+// (often global-memory) load.
+CORANK_EXEC_CHECK_DISABLE
+template <class Sequence, class Key, class Index, class Compare>
+CORANK_HOST_DEVICE Index run_start(const Sequence& x, Index low, Index high, const Key& key, Compare& comp) {
+  for (Index step = 1; high > low; step *= 2) {
+    const Index probe = high - low > step ? high - step : low;
+    if (comp(x[probe], key)) return lower_bound_in(x, probe + 1, high, key, comp);
+    high = probe;  // x[probe, old high) are all copies of key
+  }
+  return low;
+}
+
+// Where the run of copies of `key` that starts at or before `low` ends, searching no
+// further than `high`, given that no element of x[low, high) comes before key. Gallops
+// forward from `low`.
+CORANK_EXEC_CHECK_DISABLE
+template <class Sequence, class Key, class Index, class Compare>
+CORANK_HOST_DEVICE Index run_end(const Sequence& x, Index low, Index high, const Key& key, Compare& comp) {
+  for (Index step = 1; low < high; step *= 2) {
+    const Index probe = high - low > step ? low + step - 1 : high - 1;
+    if (comp(key, x[probe])) return upper_bound_in(x, low, probe, key, comp);
+    low = probe + 1;  // x[old low, probe] are all copies of key
+  }
+  return high;
+}
+
 }  // namespace detail
 
-// The balanced-path split of diagonal k (a + b is k or k - 1). O(log(m + n)).
+// The balanced-path split of diagonal k (a + b is k or k - 1). O(log min(m, n)) for the
+// co-rank, plus O(log r) for a run of r equal keys that the split cuts.
 CORANK_EXEC_CHECK_DISABLE
 template <class SequenceA, class SequenceB, class Index, class Compare>
 CORANK_HOST_DEVICE split<Index> balanced_co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b,
@@ -56,13 +86,14 @@ CORANK_HOST_DEVICE split<Index> balanced_co_rank(Index k, const SequenceA& a, In
   // The merge path's next element. If the split cuts a run of equal keys, this is its key.
   const bool next_from_a = i < m && (j >= n || !comp(b[j], a[i]));
   const auto key = next_from_a ? a[i] : b[j];
-  const Index a_run = detail::lower_bound_in(a, Index(0), i, key, comp);
-  const Index b_run = detail::lower_bound_in(b, Index(0), j, key, comp);
+  const Index a_run = detail::run_start(a, Index(0), i, key, comp);
+  const Index b_run = detail::run_start(b, Index(0), j, key, comp);
   const Index before = (i - a_run) + (j - b_run);  // copies of key before the split
   if (before == 0) return {i, j};
   // Copies of key in A and in B, counted only up to `before`: more never change the split.
-  const Index a_copies = detail::upper_bound_in(a, a_run, m - a_run < before ? m : a_run + before, key, comp) - a_run;
-  const Index b_copies = detail::upper_bound_in(b, b_run, n - b_run < before ? n : b_run + before, key, comp) - b_run;
+  // A[a_run, i) and B[b_run, j) are copies already; the search goes on from i and j.
+  const Index a_copies = detail::run_end(a, i, m - a_run < before ? m : a_run + before, key, comp) - a_run;
+  const Index b_copies = detail::run_end(b, j, n - b_run < before ? n : b_run + before, key, comp) - b_run;
   // Pairs alternate A, B; once one side runs out, the rest are the other side's extras.
   const Index half = (before + 1) / 2;
   const Index a_wanted = half > before - b_copies ? half : before - b_copies;

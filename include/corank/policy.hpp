@@ -53,6 +53,14 @@ struct merge_policy_sm90 {
                                                          : (std::max(KeySize, ValueSize) <= 4 ? 23 : 11);
 #endif
   static constexpr int items_per_tile = threads_per_block * items_per_thread;
+  // Registers a thread of the one-tile kernel may use (the compiler is told the blocks per
+  // SM that this leaves room for). Left alone, it takes 72 for 4-byte keys and 7 blocks fit;
+  // capped at 64, 8 blocks fit and int32 merges ran a little faster on the H200. Pairs and
+  // 8-byte keys keep their 72: capped at 64 they spill and ran slower (bench/NOTES.md).
+  static constexpr int registers_per_thread = ValueSize == 0 && KeySize <= 4 ? 64 : 72;
+  static constexpr int min_blocks_per_sm = 65536 / (threads_per_block * registers_per_thread) > 0
+                                               ? 65536 / (threads_per_block * registers_per_thread)
+                                               : 1;
   // The naive strategy's threads: each takes this many outputs.
   static constexpr int naive_items_per_thread = 8;
   static constexpr int naive_threads_per_block = 256;

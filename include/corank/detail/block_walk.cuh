@@ -3,6 +3,7 @@
 // into registers. Step v's key goes to keys[v]; where its value comes from is recorded
 // (side and index within the tile's window) so values can be gathered after the walk.
 
+#include <corank/detail/action_bits.hpp>
 #include <corank/detail/serial_walk.hpp>
 #include <corank/op.hpp>
 
@@ -22,12 +23,20 @@ struct thread_outputs {
 // Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
 // operator[]: shared-memory views or global iterators). For run-aware ops, `a_before` and
 // `b_before` say whether the windows' element -1 exists (the window does not start its input).
-// Unguarded: the caller knows the piece is exactly Steps long.
+// Unguarded: the caller knows the piece is exactly Steps long. `limit` stops the walk
+// after that many steps: merge-path pieces are their length long whatever the window ends,
+// so a caller may pass the window's ends and the piece's length instead of the piece's ends.
+//
+// Each step is branch-free but for the predicated loads of the next fronts: the fronts'
+// relation, then the op's answer from a table made before the walk (action_bits.hpp), then
+// selects.
 template <int Steps, bool Guarded = true, class Op, class Compare, class WindowA, class WindowB, class Key>
 __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const WindowA& a, int i, int i_end,
                                           const WindowB& b, int j, int j_end,
                                           thread_outputs<Key, Steps>& out, bool a_before = false,
-                                          bool b_before = false) {
+                                          bool b_before = false, int limit = Steps) {
+  constexpr bool balanced = Op::partition == partitioning::balanced_path;
+  const action_table<Op> table(op);
   run_tracker<Key> runs{i > 0 || j > 0 || a_before || b_before, {}};
   if constexpr (sees_run_starts_v<Op>) {
     runs.previous = key_before<Key>(a, i, i > 0 || a_before, b, j, j > 0 || b_before, comp);
@@ -37,27 +46,35 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
   Key b_front = j < j_end ? Key(b[j]) : Key{};
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
-    if (!Guarded || i < i_end || j < j_end) {
-      const relation r = i >= i_end   ? relation::b_first
-                         : j >= j_end ? relation::a_first
-                                      : relate<Op::partition>(a_front, b_front, comp);
-      action act;
-      if constexpr (sees_run_starts_v<Op>) {
-        act = runs.ask(op, r, r == relation::b_first ? b_front : a_front, comp);
-      } else {
-        act = op(r);
+    const bool a_left = v < limit && i < i_end, b_left = v < limit && j < j_end;
+    const bool b_is_first = b_left && (!a_left || comp(b_front, a_front));
+    const bool are_equal = balanced && a_left && b_left && !b_is_first && !comp(a_front, b_front);
+    bool new_key = true;
+    if constexpr (sees_run_starts_v<Op>) {
+      const Key& front = b_is_first ? b_front : a_front;
+      new_key = !runs.has_previous || comp(runs.previous, front);
+      if (a_left || b_left) {
+        runs.has_previous = true;
+        runs.previous = front;
       }
-      const bool take_b = act.write == emit::b;
-      out.keys[v] = take_b ? b_front : a_front;
-      out.index[v] = take_b ? j : i;
-      out.partner[v] = j;
-      out.written |= unsigned(act.write != emit::nothing) << v;
-      out.from_b |= unsigned(take_b) << v;
-      out.combined |= unsigned(act.write == emit::combined) << v;
-      if (act.step != advance::b && ++i < i_end) a_front = a[i];
-      if (act.step != advance::a && ++j < j_end) b_front = b[j];
     }
+    const unsigned bits = Guarded || balanced ? table.lookup(b_is_first, are_equal, a_left, new_key)
+                                              : table.lookup(b_is_first, false, true, new_key);
+    const bool take_b = bits & writes_b;
+    out.keys[v] = take_b ? b_front : a_front;
+    out.index[v] = take_b ? j : i;
+    out.partner[v] = j;
+    out.written |= (bits & writes) << v;
+    out.from_b |= unsigned(take_b) << v;
+    out.combined |= unsigned((bits & writes_combined) != 0) << v;
+    i += (bits & moves_a) != 0;
+    j += (bits & moves_b) != 0;
+    if ((bits & moves_a) && i < i_end) a_front = a[i];
+    if ((bits & moves_b) && j < j_end) b_front = b[j];
   }
+  // Opaque masks: otherwise the compiler reads each bit back from its step's answer,
+  // keeping every step's answer live in a register until the outputs are stored.
+  asm("" : "+r"(out.written), "+r"(out.from_b), "+r"(out.combined));
 }
 
 }  // namespace corank::detail

@@ -14,7 +14,9 @@
 
 #include <cub/block/block_scan.cuh>
 
+#include <cstdint>
 #include <iterator>
+#include <type_traits>
 
 namespace corank::detail {
 
@@ -40,6 +42,33 @@ __global__ void __launch_bounds__(256)
   splits[t] = path_split<Op::partition>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
 }
 
+// Copies a tile's outputs, staged in shared memory, to `out[0, count)`, coalesced. Raw
+// pointers that are 16-byte aligned get 16-byte stores (4 int32 keys a store): a quarter
+// of the store instructions, which is what a memory-bound kernel's issue slots are short of.
+template <int Threads, int Steps, class T, class Out>
+__device__ __forceinline__ void store_tile(const T* staged, Out out, int count) {
+  constexpr int per_vector = 16 / int(sizeof(T));
+  if constexpr (std::is_pointer_v<Out> && sizeof(T) < 16 && 16 % sizeof(T) == 0 && alignof(T) == sizeof(T)) {
+    if (reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+      const int vectors = count / per_vector;
+      const auto* from = reinterpret_cast<const uint4*>(staged);
+      auto* to = reinterpret_cast<uint4*>(out);
+      CORANK_PRAGMA_UNROLL
+      for (int v = 0; v < (Steps + per_vector - 1) / per_vector; ++v) {
+        const int e = int(threadIdx.x) + v * Threads;
+        if (e < vectors) to[e] = from[e];
+      }
+      for (int e = vectors * per_vector + int(threadIdx.x); e < count; e += Threads) out[e] = staged[e];
+      return;
+    }
+  }
+  CORANK_PRAGMA_UNROLL
+  for (int v = 0; v < Steps; ++v) {
+    const int e = int(threadIdx.x) + v * Threads;
+    if (e < count) out[e] = staged[e];
+  }
+}
+
 template <class Policy, class Key, class Value, class Partner, bool WithValues, bool Paired>
 struct set_tile_storage {
   static constexpr int threads = Policy::threads_per_block;
@@ -63,7 +92,7 @@ struct set_tile_storage {
 // Ops with output_size_is_input_size write tile t at output t * T; the others find the
 // tile's output offset by decoupled look-back.
 template <class Policy, bool Staged, class Op, class Args, class Compare>
-__global__ void __launch_bounds__(Policy::threads_per_block)
+__global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_per_sm)
     partitioned_tile_kernel(Op op, Args args, Compare comp, const split<index_t>* tile_splits,
                             tile_prefix_state prefix_state, index_t* count_out, int tiles) {
   using key_type = typename Args::key_type;
@@ -76,7 +105,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
   // A merge-path piece is exactly `items` long; a balanced one up to items + 2.
   constexpr int steps = Op::partition == partitioning::balanced_path ? items + 2 : items;
   using storage = set_tile_storage<Policy, key_type, value_type, partner_type, with_values, Args::paired>;
-  extern __shared__ unsigned char shared_bytes[];
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
   storage& shared = *reinterpret_cast<storage*>(shared_bytes);
   const int tid = threadIdx.x;
   const int tile = blockIdx.x;
@@ -129,49 +158,63 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
     __syncthreads();
   }
 
-  // Thread level: each thread's split of the window; its end is its neighbour's start.
+  // Thread level: each thread's split of the window. A merge-path piece is `items` long
+  // (less at the window's end), so the walk needs only its start; a balanced-path piece
+  // ends at its neighbour's start, which comes through shared memory.
   const int diagonal = tid * items < window ? tid * items : window;
-  shared.splits[tid] = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
-  if (tid == 0) shared.splits[threads] = {a_size, b_size};
-  __syncthreads();
-  const split<int> from = shared.splits[tid];
-  const split<int> to = shared.splits[tid + 1];
   thread_outputs<key_type, steps> out;
-  walk_tile<steps>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out, begin.a > 0, begin.b > 0);
+  if constexpr (Op::partition == partitioning::merge_path) {
+    const split<int> from = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
+    walk_tile<steps>(op, comp, a_keys, from.a, a_size, b_keys, from.b, b_size, out, begin.a > 0, begin.b > 0,
+                     window - diagonal);
+  } else {
+    shared.splits[tid] = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
+    if (tid == 0) shared.splits[threads] = {a_size, b_size};
+    __syncthreads();
+    const split<int> from = shared.splits[tid];
+    const split<int> to = shared.splits[tid + 1];
+    walk_tile<steps>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out, begin.a > 0, begin.b > 0);
+  }
 
   // Values, gathered by what the walk recorded: A's value i, B's value j.
   value_type values[with_values ? steps : 1];
   partner_type partners[Args::paired ? steps : 1];
   if constexpr (with_values) {
-    auto a_value = [&](auto i) -> value_type {
-      if constexpr (Staged) return shared.values[i]; else return args.values_a[begin.a + i];
-    };
-    auto b_value = [&](auto j) -> value_type {
-      if constexpr (Staged) return shared.values[a_size + j]; else return args.values_b[begin.b + j];
+    // Value `index` of B (from_b) or A: one shared-memory load at a computed slot when staged.
+    auto value_of = [&](bool from_b, int index) -> value_type {
+      if constexpr (Staged) {
+        return shared.values[from_b ? a_size + index : index];
+      } else {
+        return from_b ? args.values_b[begin.b + index] : args.values_a[begin.a + index];
+      }
     };
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
-      if (out.written >> v & 1) {
+      if (known_size || (out.written >> v & 1)) {
         if (out.combined >> v & 1) {
-          values[v] = combine_values(op, a_value(out.index[v]), b_value(out.partner[v]));
-        } else if (out.from_b >> v & 1) {
-          values[v] = b_value(out.index[v]);
+          values[v] = combine_values(op, value_of(false, out.index[v]), value_of(true, out.partner[v]));
         } else {
-          values[v] = a_value(out.index[v]);
+          values[v] = value_of(out.from_b >> v & 1, out.index[v]);
         }
-        if constexpr (Args::paired) partners[v] = b_value(out.partner[v]);
+        if constexpr (Args::paired) partners[v] = value_of(true, out.partner[v]);
       }
     }
   }
 
-  // Where the thread's outputs go in the tile, and where the tile goes in the output.
+  // Where the thread's outputs go in the tile, and how many the tile writes.
   index_t rank = diagonal, tile_count = window;
   if constexpr (known_size) {
-    if (tid == 0) shared.tile_offset = index_t(tile) * Policy::items_per_tile;
+    __syncthreads();  // every thread is done reading the window, which the outputs reuse
   } else {
-    // Block scan of the counts, then the look-back for the tile's place in the output.
+    // The scan's own barriers also see every thread done with the window.
     typename storage::block_scan(shared.scan).ExclusiveSum(index_t(__popc(out.written)), rank, tile_count);
-    if (tid < 32) {
+  }
+  // Where the tile goes in the output: known, or found by the first warp's look-back,
+  // while the other warps stage their outputs.
+  if (tid < 32) {
+    if constexpr (known_size) {
+      if (tid == 0) shared.tile_offset = index_t(tile) * Policy::items_per_tile;
+    } else {
       const index_t offset = prefix_state.exclusive_prefix(tile, tile_count);
       if (tid == 0) {
         shared.tile_offset = offset;
@@ -179,12 +222,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
       }
     }
   }
-  __syncthreads();  // also: every thread is done reading the window before it is reused
-  const index_t tile_offset = shared.tile_offset;
   if constexpr (Args::writes_keys) {  // count-only forms stop here
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
-      if (out.written >> v & 1) {
+      if (known_size || (out.written >> v & 1)) {  // known size: every step writes
         shared.keys[int(rank)] = out.keys[v];
         if constexpr (with_values) shared.values[int(rank)] = values[v];
         if constexpr (Args::paired) shared.partners[int(rank)] = partners[v];
@@ -192,16 +233,11 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
       }
     }
     __syncthreads();
-    const auto keys_out = args.keys_out + tile_offset;
-    CORANK_PRAGMA_UNROLL
-    for (int v = 0; v < steps; ++v) {
-      const int e = tid + v * threads;
-      if (e < tile_count) {
-        keys_out[e] = shared.keys[e];
-        if constexpr (with_values) args.values_out[tile_offset + e] = shared.values[e];
-        if constexpr (Args::paired) args.partner_out[tile_offset + e] = shared.partners[e];
-      }
-    }
+    const index_t tile_offset = shared.tile_offset;
+    const int count = int(tile_count);
+    store_tile<threads, steps>(shared.keys.data(), args.keys_out + tile_offset, count);
+    if constexpr (with_values) store_tile<threads, steps>(shared.values.data(), args.values_out + tile_offset, count);
+    if constexpr (Args::paired) store_tile<threads, steps>(shared.partners.data(), args.partner_out + tile_offset, count);
   }
 }
 
