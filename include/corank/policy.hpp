@@ -57,7 +57,7 @@ struct merge_policy_sm90 {
   // SM that this leaves room for). Left alone, it takes 72 for 4-byte keys and 7 blocks fit;
   // capped at 64, 8 blocks fit and int32 merges ran a little faster on the H200. Pairs and
   // 8-byte keys keep their 72: capped at 64 they spill and ran slower (bench/NOTES.md).
-  static constexpr int registers_per_thread = ValueSize == 0 && KeySize <= 4 ? 64 : 72;
+  static constexpr int registers_per_thread = ValueSize == 0 && KeySize <= 4 ? 56 : 64;
   static constexpr int min_blocks_per_sm = 65536 / (threads_per_block * registers_per_thread) > 0
                                                ? 65536 / (threads_per_block * registers_per_thread)
                                                : 1;

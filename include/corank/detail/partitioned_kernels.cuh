@@ -10,6 +10,7 @@
 #include <corank/detail/block_walk.cuh>
 #include <corank/detail/look_back.cuh>
 #include <corank/detail/merge_args.hpp>
+#include <corank/detail/stage_window.cuh>
 #include <corank/detail/tile_storage.cuh>
 
 #include <cub/block/block_scan.cuh>
@@ -125,36 +126,17 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     if constexpr (Staged) return shared.keys.data() + a_size + 2; else return args.keys_b + begin.b;
   }();
   if constexpr (Staged) {
-    // All loads into registers first, then to shared memory: every load of a thread is in
-    // flight at once (a store right behind each load would wait out DRAM latency each time).
-    key_type loaded[steps];
-    CORANK_PRAGMA_UNROLL
-    for (int v = 0; v < steps; ++v) {
-      const int e = tid + v * threads;
-      if (e < a_size) {
-        loaded[v] = args.keys_a[begin.a + e];
-      } else if (e < window) {
-        loaded[v] = args.keys_b[begin.b + (e - a_size)];
-      }
-    }
-    CORANK_PRAGMA_UNROLL
-    for (int v = 0; v < steps; ++v) {
-      const int e = tid + v * threads;
-      if (e < a_size) {
-        a_keys[e] = loaded[v];
-      } else if (e < window) {
-        b_keys[e - a_size] = loaded[v];
-      }
-    }
+    stage_window<threads, steps>(a_keys, args.keys_a + begin.a, a_size, b_keys, args.keys_b + begin.b, b_size);
     if constexpr (with_values) {
-      for (int e = tid; e < window; e += threads) {
-        shared.values[e] = e < a_size ? args.values_a[begin.a + e] : args.values_b[begin.b + (e - a_size)];
-      }
+      value_type* values = shared.values.data();
+      stage_window<threads, steps>(values, args.values_a + begin.a, a_size, values + a_size, args.values_b + begin.b,
+                                   b_size);
     }
     if constexpr (sees_run_starts_v<Op>) {
       if (tid == 0 && begin.a > 0) a_keys[-1] = args.keys_a[begin.a - 1];
       if (tid == 1 && begin.b > 0) b_keys[-1] = args.keys_b[begin.b - 1];
     }
+    finish_staging();
     __syncthreads();
   }
 
