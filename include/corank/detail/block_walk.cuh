@@ -23,9 +23,8 @@ struct thread_outputs {
 // Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
 // operator[]: shared-memory views or global iterators). For run-aware ops, `a_before` and
 // `b_before` say whether the windows' element -1 exists (the window does not start its input).
-// Unguarded: the caller knows the piece is exactly Steps long. `limit` stops the walk
-// after that many steps: merge-path pieces are their length long whatever the window ends,
-// so a caller may pass the window's ends and the piece's length instead of the piece's ends.
+// Unguarded: the caller knows the piece is exactly Steps long. A merge-path piece may also
+// be given by its start and the window's ends: its steps then follow the merge path.
 //
 // Each step is branch-free but for the predicated loads of the next fronts: the fronts'
 // relation, then the op's answer from a table made before the walk (action_bits.hpp), then
@@ -34,7 +33,7 @@ template <int Steps, bool Guarded = true, class Op, class Compare, class WindowA
 __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const WindowA& a, int i, int i_end,
                                           const WindowB& b, int j, int j_end,
                                           thread_outputs<Key, Steps>& out, bool a_before = false,
-                                          bool b_before = false, int limit = Steps) {
+                                          bool b_before = false) {
   constexpr bool balanced = Op::partition == partitioning::balanced_path;
   const action_table<Op> table(op);
   run_tracker<Key> runs{i > 0 || j > 0 || a_before || b_before, {}};
@@ -46,7 +45,7 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
   Key b_front = j < j_end ? Key(b[j]) : Key{};
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
-    const bool a_left = v < limit && i < i_end, b_left = v < limit && j < j_end;
+    const bool a_left = i < i_end, b_left = j < j_end;
     const bool b_is_first = b_left && (!a_left || comp(b_front, a_front));
     const bool are_equal = balanced && a_left && b_left && !b_is_first && !comp(a_front, b_front);
     bool new_key = true;

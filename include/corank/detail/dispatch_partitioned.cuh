@@ -55,6 +55,8 @@ cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_b
                                  const Args& args, index_t* count_out, Compare comp, cudaStream_t stream,
                                  strategy kind) {
   static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
+  static_assert(!Op::output_size_is_input_size || Op::partition == partitioning::merge_path,
+                "an op whose output size is its input size walks the merge path (see op.hpp)");
   constexpr bool known_size = Op::output_size_is_input_size;
   using merge_policy = std::conditional_t<Args::with_values,
                                           merge_pairs_policy<typename Args::key_type, typename Args::value_type>,

@@ -147,8 +147,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
   thread_outputs<key_type, steps> out;
   if constexpr (Op::partition == partitioning::merge_path) {
     const split<int> from = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
-    walk_tile<steps>(op, comp, a_keys, from.a, a_size, b_keys, from.b, b_size, out, begin.a > 0, begin.b > 0,
-                     window - diagonal);
+    walk_tile<steps>(op, comp, a_keys, from.a, a_size, b_keys, from.b, b_size, out, begin.a > 0, begin.b > 0);
   } else {
     shared.splits[tid] = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
     if (tid == 0) shared.splits[threads] = {a_size, b_size};
@@ -163,6 +162,8 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
   partner_type partners[Args::paired ? steps : 1];
   if constexpr (with_values) {
     // Value `index` of B (from_b) or A: one shared-memory load at a computed slot when staged.
+    // Past the window's end a known-size walk records indices at the window's end: those
+    // steps are never stored, and only in place (global memory) must they not be read.
     auto value_of = [&](bool from_b, int index) -> value_type {
       if constexpr (Staged) {
         return shared.values[from_b ? a_size + index : index];
@@ -172,7 +173,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     };
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
-      if (known_size || (out.written >> v & 1)) {
+      if (known_size ? Staged || diagonal + v < window : (out.written >> v & 1)) {
         if (out.combined >> v & 1) {
           values[v] = combine_values(op, value_of(false, out.index[v]), value_of(true, out.partner[v]));
         } else {
@@ -183,8 +184,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     }
   }
 
-  // Where the thread's outputs go in the tile, and how many the tile writes.
-  index_t rank = diagonal, tile_count = window;
+  // Where the thread's outputs go in the tile, and how many the tile writes. Known size:
+  // step v of thread t goes to t * items + v, also past the window's end (never copied out),
+  // so that no two threads' slots meet.
+  index_t rank = known_size ? tid * items : diagonal, tile_count = window;
   if constexpr (known_size) {
     __syncthreads();  // every thread is done reading the window, which the outputs reuse
   } else {
@@ -207,7 +210,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
   if constexpr (Args::writes_keys) {  // count-only forms stop here
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
-      if (known_size || (out.written >> v & 1)) {  // known size: every step writes
+      if (known_size || (out.written >> v & 1)) {
         shared.keys[int(rank)] = out.keys[v];
         if constexpr (with_values) shared.values[int(rank)] = values[v];
         if constexpr (Args::paired) shared.partners[int(rank)] = partners[v];
