@@ -19,6 +19,8 @@
 // step's front differs from the last key consumed on the path (or nothing precedes it),
 // which is what an op needs to write each distinct key once. Only the data-dependent
 // kernels (operation.cuh) run such ops.
+// An op's answer must depend only on its arguments: the GPU kernels ask it once, before a
+// walk, for every relation (and both values of new_key), and look the answers up per step.
 // And, if any action writes `emit::combined`, a value combiner
 //   template <class V> CORANK_HOST_DEVICE V combine(const V& a_value, const V& b_value) const;
 // The key written for `emit::combined` is A's key; an op without `combine` writes A's value.
