@@ -109,13 +109,15 @@ __host__ __device__ inline std::uint64_t index_hash(std::uint64_t seed, index_t 
   return splitmix64(seed ^ (std::uint64_t(i) * 0xd6e8feb86659fd93ull));
 }
 
-// Uniform over the whole range of Key: the low bits of a hash of the index.
+// Keys uniform over [0, range), or over the whole range of Key when range is 0: a hash of
+// the index, reduced or truncated.
 template <class Key>
-__global__ void random_keys_kernel(Key* keys, index_t count, std::uint64_t seed) {
+__global__ void random_keys_kernel(Key* keys, index_t count, std::uint64_t seed, std::uint64_t range) {
   using bits = std::make_unsigned_t<Key>;
   for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
        i += index_t(gridDim.x) * blockDim.x) {
-    keys[i] = static_cast<Key>(static_cast<bits>(index_hash(seed, i)));
+    const std::uint64_t hash = index_hash(seed, i);
+    keys[i] = range == 0 ? static_cast<Key>(static_cast<bits>(hash)) : static_cast<Key>(hash % range);
   }
 }
 
@@ -430,6 +432,69 @@ inline double measure_copy_peak(bench_context& ctx) {
   } catch (const device_memory_exhausted&) {
     return 0;
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Inputs and outputs of one case: the buffers and their random sorted keys
+
+struct no_values {};
+
+// One buffer set. Input: [A keys | B keys | A values | B values]; output: [keys | values],
+// room for m + n elements. The copy row copies the input block onto the output block.
+template <class Key, class Value>
+struct buffer_set {
+  static constexpr bool with_values = !std::is_same_v<Value, no_values>;
+  static constexpr std::size_t element_bytes = sizeof(Key) + (with_values ? sizeof(Value) : 0);
+
+  index_t m = 0;
+  index_t n = 0;
+  device_buffer input;
+  device_buffer output;
+
+  static std::size_t block_bytes(index_t m, index_t n) { return std::size_t(m + n) * element_bytes; }
+
+  // The reference set has no input block of its own.
+  buffer_set(index_t m_, index_t n_, bool with_input = true)
+      : m(m_), n(n_), input(with_input ? block_bytes(m_, n_) : 0), output(block_bytes(m_, n_)) {}
+
+  Key* a_keys() const { return input.get<Key>(); }
+  Key* b_keys() const { return a_keys() + m; }
+  Value* a_values() const { return reinterpret_cast<Value*>(input.get<char>() + std::size_t(m + n) * sizeof(Key)); }
+  Value* b_values() const { return a_values() + m; }
+  Key* out_keys() const { return output.get<Key>(); }
+  Value* out_values() const {
+    return reinterpret_cast<Value*>(output.get<char>() + std::size_t(m + n) * sizeof(Key));
+  }
+};
+
+// Fresh random sorted keys, different for A and B (see random_keys_kernel for `range`):
+// hashed into the output block (free now), then radix-sorted into the input block. Values:
+// the element's origin.
+template <class Key, class Value>
+void generate_inputs(bench_context& ctx, const buffer_set<Key, Value>& set, std::uint64_t seed,
+                     std::uint64_t range = 0) {
+  device_buffer sort_temp(sort_temp_bytes<Key>(std::max(set.m, set.n)));
+  Key* scratch = set.out_keys();
+  const struct {
+    Key* keys;
+    index_t count;
+  } sides[] = {{set.a_keys(), set.m}, {set.b_keys(), set.n}};
+  std::uint64_t side_seed = seed;
+  for (const auto& side : sides) {
+    side_seed = splitmix64(side_seed);
+    random_keys_kernel<<<ctx.grid_for(side.count), 256, 0, ctx.stream>>>(scratch, side.count, side_seed, range);
+    BENCH_CHECK(cudaPeekAtLastError());
+    std::size_t bytes = sort_temp.bytes();
+    BENCH_CHECK(cub::DeviceRadixSort::SortKeys(sort_temp.get(), bytes, static_cast<const Key*>(scratch), side.keys,
+                                               side.count, 0, int(sizeof(Key) * 8), ctx.stream));
+  }
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    origin_values_kernel<<<ctx.grid_for(set.m), 256, 0, ctx.stream>>>(set.a_values(), set.m, index_t(0));
+    BENCH_CHECK(cudaPeekAtLastError());
+    origin_values_kernel<<<ctx.grid_for(set.n), 256, 0, ctx.stream>>>(set.b_values(), set.n, set.m);
+    BENCH_CHECK(cudaPeekAtLastError());
+  }
+  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -301,36 +301,6 @@ void print_row(const result_row& r) {
 // One case: a key type (with or without values), an input shape and a size; the four
 // operations run on the same inputs.
 
-struct no_values {};
-
-// One buffer set. Input: [A keys | B keys | A values | B values]; output: [keys | values],
-// room for m + n elements (the largest output, of union and symmetric difference).
-template <class Key, class Value>
-struct buffer_set {
-  static constexpr bool with_values = !std::is_same_v<Value, no_values>;
-  static constexpr std::size_t element_bytes = sizeof(Key) + (with_values ? sizeof(Value) : 0);
-
-  index_t m = 0;
-  index_t n = 0;
-  device_buffer input;
-  device_buffer output;
-
-  static std::size_t block_bytes(index_t m, index_t n) { return std::size_t(m + n) * element_bytes; }
-
-  // The reference set has no input block of its own.
-  buffer_set(index_t m_, index_t n_, bool with_input = true)
-      : m(m_), n(n_), input(with_input ? block_bytes(m_, n_) : 0), output(block_bytes(m_, n_)) {}
-
-  Key* a_keys() const { return input.get<Key>(); }
-  Key* b_keys() const { return a_keys() + m; }
-  Value* a_values() const { return reinterpret_cast<Value*>(input.get<char>() + std::size_t(m + n) * sizeof(Key)); }
-  Value* b_values() const { return a_values() + m; }
-  Key* out_keys() const { return output.get<Key>(); }
-  Value* out_values() const {
-    return reinterpret_cast<Value*>(output.get<char>() + std::size_t(m + n) * sizeof(Key));
-  }
-};
-
 struct temp_storage {
   device_buffer corank;
   std::size_t corank_bytes = 0;
@@ -498,47 +468,9 @@ std::string compare_with_reference(const buffer_set<Key, Value>& set, index_t co
   return "OK";
 }
 
-// Keys uniform over [0, range): a hash of the index, reduced.
-template <class Key>
-__global__ void bounded_keys_kernel(Key* keys, index_t count, std::uint64_t seed, std::uint64_t range) {
-  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count;
-       i += index_t(gridDim.x) * blockDim.x) {
-    keys[i] = static_cast<Key>(index_hash(seed, i) % range);
-  }
-}
-
 // The keys' range: heavy, [0, n/2) for n elements per input; few, 30 bits.
 std::uint64_t key_range(overlap_kind overlap, index_t n) {
   return overlap == overlap_kind::heavy ? std::max<std::uint64_t>(1, std::uint64_t(n) / 2) : std::uint64_t(1) << 30;
-}
-
-// Fresh random sorted keys, different for A and B: hashed into the output block (free
-// now), then radix-sorted into the input block. Values: the element's origin.
-template <class Key, class Value>
-void generate_inputs(bench_context& ctx, const buffer_set<Key, Value>& set, overlap_kind overlap, std::uint64_t seed) {
-  device_buffer sort_temp(sort_temp_bytes<Key>(std::max(set.m, set.n)));
-  Key* scratch = set.out_keys();
-  const std::uint64_t range = key_range(overlap, std::max(set.m, set.n));
-  const struct {
-    Key* keys;
-    index_t count;
-  } sides[] = {{set.a_keys(), set.m}, {set.b_keys(), set.n}};
-  std::uint64_t side_seed = seed;
-  for (const auto& side : sides) {
-    side_seed = splitmix64(side_seed);
-    bounded_keys_kernel<<<ctx.grid_for(side.count), 256, 0, ctx.stream>>>(scratch, side.count, side_seed, range);
-    BENCH_CHECK(cudaPeekAtLastError());
-    std::size_t bytes = sort_temp.bytes();
-    BENCH_CHECK(cub::DeviceRadixSort::SortKeys(sort_temp.get(), bytes, static_cast<const Key*>(scratch), side.keys,
-                                               side.count, 0, int(sizeof(Key) * 8), ctx.stream));
-  }
-  if constexpr (buffer_set<Key, Value>::with_values) {
-    origin_values_kernel<<<ctx.grid_for(set.m), 256, 0, ctx.stream>>>(set.a_values(), set.m, index_t(0));
-    BENCH_CHECK(cudaPeekAtLastError());
-    origin_values_kernel<<<ctx.grid_for(set.n), 256, 0, ctx.stream>>>(set.b_values(), set.n, set.m);
-    BENCH_CHECK(cudaPeekAtLastError());
-  }
-  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
 }
 
 template <class Key, class Value>
@@ -597,8 +529,9 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, overlap_ki
     temp.corank_bytes = corank_bytes;
     temp.corank = device_buffer(corank_bytes);
     temp.count = device_buffer(sizeof(index_t));
-    generate_inputs(ctx, buffers[0], overlap,
-                    0x5e70000000ull + std::uint64_t(kind) * 4096 + std::uint64_t(overlap) * 64 + std::uint64_t(log));
+    generate_inputs(ctx, buffers[0],
+                    0x5e70000000ull + std::uint64_t(kind) * 4096 + std::uint64_t(overlap) * 64 + std::uint64_t(log),
+                    key_range(overlap, std::max(m, n)));
   } catch (const device_memory_exhausted& e) {
     skip(e.what());
     return;
