@@ -253,6 +253,48 @@ TEST_F(GpuIterators, DeviceVectorConstIteratorsDevicePtrAndRawPointersMix) {
   EXPECT_TRUE(equal_bits(expected, host));
 }
 
+// Inputs that start 0-3 elements past a 16-byte boundary, each ending at its allocation's
+// end: aligned arrays are staged by bulk copies of whole lines (partial lines at both
+// ends), others element by element.
+TEST_F(GpuIterators, InputsAtEveryAlignment) {
+  std::mt19937_64 rng = make_rng();
+  const std::vector<int> ha = sorted_ints(rng, 5 * int_tile + 13, 1000), hb = sorted_ints(rng, 3 * int_tile + 6, 1000);
+  const std::vector<std::uint64_t> va = payloads(0, ha.size()), vb = payloads(1, hb.size());
+  const auto expected = reference_merge_by_key(ha, va, hb, vb, corank::less{});
+  guarded_output<int> keys(expected.keys.size());
+  guarded_output<std::uint64_t> values(expected.keys.size());
+  for (std::size_t a_offset : {0, 1, 2, 3}) {
+    for (std::size_t b_offset : {0, 3}) {
+      std::vector<int> padded_a(a_offset, 0), padded_b(b_offset, 0);
+      padded_a.insert(padded_a.end(), ha.begin(), ha.end());
+      padded_b.insert(padded_b.end(), hb.begin(), hb.end());
+      std::vector<std::uint64_t> padded_va(a_offset, 0), padded_vb(b_offset, 0);
+      padded_va.insert(padded_va.end(), va.begin(), va.end());
+      padded_vb.insert(padded_vb.end(), vb.begin(), vb.end());
+      const device_buffer<int> a(padded_a), b(padded_b);
+      const device_buffer<std::uint64_t> dva(padded_va), dvb(padded_vb);
+      const int *a_first = a.begin() + a_offset, *a_last = a.end();
+      const int *b_first = b.begin() + b_offset, *b_last = b.end();
+      for (strategy kind : all_strategies) {
+        SCOPED_TRACE(corank::to_string(kind) + std::string(", A at +") + std::to_string(a_offset) + ", B at +" +
+                     std::to_string(b_offset));
+        keys.buffer.fill_poison();
+        corank::merge(a_first, a_last, b_first, b_last, keys.first(), corank::less{}, nullptr, kind);
+        CORANK_ASSERT_DEVICE_OK();
+        EXPECT_TRUE(keys.check(expected.keys));
+        keys.buffer.fill_poison();
+        values.buffer.fill_poison();
+        corank::merge_by_key(a_first, a_last, b_first, b_last, dva.begin() + a_offset, dvb.begin() + b_offset,
+                             keys.first(), values.first(), corank::less{}, nullptr, kind);
+        CORANK_ASSERT_DEVICE_OK();
+        EXPECT_TRUE(keys.check(expected.keys));
+        EXPECT_TRUE(values.check(expected.values));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 struct times_three {
   __host__ __device__ int operator()(int x) const { return 3 * x; }
 };

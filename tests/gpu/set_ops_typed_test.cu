@@ -387,6 +387,55 @@ TEST_F(GpuSetOpsIterators, DeviceVectorIterators) {
   }
 }
 
+// Inputs that start 0-3 elements past a 16-byte boundary: aligned arrays are staged by bulk
+// copies of whole lines (with partial lines at both ends), others element by element. Each
+// array ends at its allocation's end, so a copy of the last line past it would be caught by
+// compute-sanitizer.
+TEST_F(GpuSetOpsIterators, InputsAtEveryAlignment) {
+  using V = std::uint64_t;
+  constexpr std::size_t tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
+  std::mt19937_64 rng = make_rng();
+  const sorted_inputs<std::int32_t> in = make_set_inputs<std::int32_t>(
+      set_distribution::few_keys, quick_or(5, 2) * tile + 13, quick_or(3, 2) * tile + 6, tile, rng);
+  const std::vector<V> hva = payloads(0, in.a.size()), hvb = payloads(1, in.b.size());
+  for (std::size_t a_offset : {0, 1, 2, 3}) {
+    for (std::size_t b_offset : {0, 3}) {
+      std::vector<std::int32_t> padded_a(a_offset, 0), padded_b(b_offset, 0);
+      padded_a.insert(padded_a.end(), in.a.begin(), in.a.end());
+      padded_b.insert(padded_b.end(), in.b.begin(), in.b.end());
+      std::vector<V> padded_va(a_offset, 0), padded_vb(b_offset, 0);
+      padded_va.insert(padded_va.end(), hva.begin(), hva.end());
+      padded_vb.insert(padded_vb.end(), hvb.begin(), hvb.end());
+      const device_buffer<std::int32_t> a(padded_a), b(padded_b);
+      const device_buffer<V> va(padded_va), vb(padded_vb);
+      const std::int32_t *a_first = a.begin() + a_offset, *a_last = a.end();
+      const std::int32_t *b_first = b.begin() + b_offset, *b_last = b.end();
+      guarded_output<std::int32_t> keys(in.a.size() + in.b.size());
+      guarded_output<V> values(in.a.size() + in.b.size());
+      for (set_op op : all_set_ops) {
+        SCOPED_TRACE(std::string(to_string(op)) + ", A at +" + std::to_string(a_offset) + ", B at +" +
+                     std::to_string(b_offset));
+        const std::vector<std::int32_t> expected = std_set_op(op, in.a, in.b, corank::less{});
+        keys.buffer.fill_poison();
+        std::int32_t* end = gpu_keys(op, a_first, a_last, b_first, b_last, keys.first());
+        EXPECT_EQ(end - keys.first(), std::ptrdiff_t(expected.size()));
+        CORANK_ASSERT_DEVICE_OK();
+        EXPECT_TRUE(exact_output(expected, keys.buffer.to_host(), guard_elements));
+
+        const auto expected_by_key = reference_set_op_by_key(op, in.a, hva, in.b, hvb, corank::less{});
+        keys.buffer.fill_poison();
+        values.buffer.fill_poison();
+        gpu_by_key(op, a_first, a_last, b_first, b_last, va.begin() + a_offset, vb.begin() + b_offset,
+                   keys.first(), values.first());
+        CORANK_ASSERT_DEVICE_OK();
+        EXPECT_TRUE(exact_output(expected_by_key.keys, keys.buffer.to_host(), guard_elements));
+        EXPECT_TRUE(exact_output(expected_by_key.values, values.buffer.to_host(), guard_elements));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 // A = 0, 1, 2, ... (2^31 + 5 elements), B = 0, 2, 4, ... (2^31 + 3): formulas, so nothing
 // but the output needs memory. Intersection: the evens below 2^31 + 5.
 class GpuSetOpsHuge : public gpu_test {

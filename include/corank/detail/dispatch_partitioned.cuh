@@ -35,7 +35,11 @@ cudaError_t launch_partitioned(const Op& op, const Args& args, Compare comp, spl
       e != cudaSuccess)
     return e;
 
-  if constexpr (!Op::output_size_is_input_size) {
+  if constexpr (!Args::writes_keys) {
+    // Count-only: the tiles add their counts onto *count_out.
+    const cudaError_t e = cudaMemsetAsync(count_out, 0, sizeof(index_t), stream);
+    if (e != cudaSuccess) return e;
+  } else if constexpr (!Op::output_size_is_input_size) {
     const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles), stream);
     if (e != cudaSuccess) return e;
   }

@@ -12,36 +12,56 @@
 namespace corank::detail {
 
 // One 64-bit word per tile: a 2-bit status and a 62-bit count. All zero means "not yet
-// published", so a cudaMemsetAsync initializes it.
+// published", so a cudaMemsetAsync initializes it. Status and count travel in one word, so
+// relaxed atomics suffice: a reader uses nothing but the word it read. (Release and acquire
+// would cost a GPU-wide fence per publication and a cache invalidation per read.)
 class tile_prefix_state {
  public:
   explicit tile_prefix_state(unsigned long long* words) : words_(words) {}
 
   static constexpr std::size_t bytes(index_t tiles) { return std::size_t(tiles) * sizeof(unsigned long long); }
 
-  // Called by the whole first warp of tile `tile` with the tile's output count; returns
-  // the sum of the counts of all earlier tiles.
+  // Called by one thread of tile `tile` as soon as the tile's output count is known, so
+  // that successors can sum it while this tile does other work.
+  __device__ void publish_count(int tile, index_t count) const { publish(tile, tile == 0 ? inclusive : partial, count); }
+
+  // Called by a whole warp of tile `tile`, after publish_count: returns the sum of the
+  // counts of all earlier tiles, and publishes the tile's inclusive prefix.
   __device__ index_t exclusive_prefix(int tile, index_t count) const {
     const int lane = threadIdx.x & 31;
-    if (tile == 0) {
-      if (lane == 0) publish(0, inclusive, count);
-      return 0;
-    }
-    if (lane == 0) publish(tile, partial, count);
+    if (tile == 0) return 0;
+    // Windows of `depth` x 32 predecessors, lane l reading l, l + 32, ... back from the
+    // window's end, all loads of a window in flight at once: the nearest inclusive
+    // predecessor can be more than 32 tiles back (bench/NOTES.md entry 18).
+    constexpr int depth = 4;
     index_t prefix = 0;
-    for (int window_end = tile;; window_end -= 32) {
-      const int predecessor = window_end - 1 - lane;
-      unsigned long long word = inclusive;  // before tile 0: an inclusive zero
-      if (predecessor >= 0) {
-        while ((word = read(predecessor)) >> 62 == 0) {
+    for (int window_end = tile;; window_end -= depth * 32) {
+      unsigned long long words[depth];
+      CORANK_PRAGMA_UNROLL
+      for (int r = 0; r < depth; ++r) {
+        const int predecessor = window_end - 1 - lane - 32 * r;
+        words[r] = predecessor >= 0 ? read(predecessor) : inclusive;  // before tile 0: an inclusive zero
+      }
+      CORANK_PRAGMA_UNROLL
+      for (int r = 0; r < depth; ++r) {
+        while (words[r] >> 62 == 0) {
           __nanosleep(32);
+          words[r] = read(window_end - 1 - lane - 32 * r);
         }
       }
-      // Sum back to the nearest predecessor that knows its inclusive prefix (lowest lane).
-      const unsigned done = __ballot_sync(0xffffffffu, (word & status_mask) == inclusive);
-      const int last_lane = done != 0 ? __ffs(done) - 1 : 31;
-      prefix += warp_sum(lane <= last_lane ? index_t(word & count_mask) : 0);
-      if (done != 0) break;
+      // Sum back to the nearest predecessor that knows its inclusive prefix (lowest lane of
+      // the first row that has one).
+      index_t sum = 0;
+      bool found = false;
+      CORANK_PRAGMA_UNROLL
+      for (int r = 0; r < depth; ++r) {
+        const unsigned done = __ballot_sync(0xffffffffu, (words[r] & status_mask) == inclusive);
+        const int last_lane = done != 0 ? __ffs(done) - 1 : 31;
+        if (!found && lane <= last_lane) sum += index_t(words[r] & count_mask);
+        found = found || done != 0;
+      }
+      prefix += warp_sum(sum);
+      if (found) break;
     }
     if (lane == 0) publish(tile, inclusive, prefix + count);
     return prefix;
@@ -55,11 +75,11 @@ class tile_prefix_state {
 
   __device__ void publish(int tile, unsigned long long status, index_t count) const {
     cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words_[tile])
-        .store(status | static_cast<unsigned long long>(count), cuda::memory_order_release);
+        .store(status | static_cast<unsigned long long>(count), cuda::memory_order_relaxed);
   }
   __device__ unsigned long long read(int tile) const {
     return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words_[tile])
-        .load(cuda::memory_order_acquire);
+        .load(cuda::memory_order_relaxed);
   }
   __device__ static index_t warp_sum(index_t x) {
     for (int offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(0xffffffffu, x, offset);

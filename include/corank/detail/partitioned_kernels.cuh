@@ -73,18 +73,19 @@ __device__ __forceinline__ void store_tile(const T* staged, Out out, int count) 
 template <class Policy, class Key, class Value, class Partner, bool WithValues, bool Paired>
 struct set_tile_storage {
   static constexpr int threads = Policy::threads_per_block;
-  // A tile's window is items_per_tile + 1 long at most (a boundary moves back one step),
-  // plus, for run-aware ops, the element before each side's window.
-  static constexpr int window = Policy::items_per_tile + 4;
+  // A tile's window is items_per_tile + 1 long at most (a boundary moves back one step);
+  // staging adds the slots before each side's window and partial lines (stage_window.cuh).
+  static constexpr int window = Policy::items_per_tile + 2;
   using block_scan = cub::BlockScan<index_t, threads>;
 
-  // [A before, A's window, B before, B's window]; after the walk, the outputs
-  uninitialized_array<Key, window> keys;
-  uninitialized_array<Value, WithValues ? window : 1> values;  // A's window, B's; then outputs
+  // The staged windows (stage_window.cuh); after the walk, the outputs
+  uninitialized_array<Key, window + staging_slack<Key>> keys;
+  uninitialized_array<Value, WithValues ? window + staging_slack<Value> : 1> values;
   uninitialized_array<Partner, Paired ? window : 1> partners;
   split<int> splits[threads + 1];
   typename block_scan::TempStorage scan;
   index_t tile_offset;
+  unsigned long long staged;  // the mbarrier of bulk staging
 };
 
 // One tile per block: the tile's input windows come from the tile splits, are staged in
@@ -119,25 +120,29 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
 
   // The window: staged in shared memory, or read in place. Element -1 of each side is
   // the one before the window, which run-aware ops look at.
+  const bool bulk = Staged && stages_in_bulk<key_type>(args.keys_a, args.keys_b) &&
+                    (!with_values || stages_in_bulk<value_type>(args.values_a, args.values_b));
+  const window_layout keys_at = staging_layout<key_type>(bulk, begin, end);
   auto a_keys = [&] {
-    if constexpr (Staged) return shared.keys.data() + 1; else return args.keys_a + begin.a;
+    if constexpr (Staged) return shared.keys.data() + keys_at.a; else return args.keys_a + begin.a;
   }();
   auto b_keys = [&] {
-    if constexpr (Staged) return shared.keys.data() + a_size + 2; else return args.keys_b + begin.b;
+    if constexpr (Staged) return shared.keys.data() + keys_at.b; else return args.keys_b + begin.b;
   }();
   if constexpr (Staged) {
-    stage_window<threads, steps>(a_keys, args.keys_a + begin.a, a_size, b_keys, args.keys_b + begin.b, b_size);
+    const staging_barrier barrier(&shared.staged);
+    if (bulk && tid == 0) barrier.init();
+    stage_window<threads, steps>(shared.keys.data(), keys_at, bulk, args.keys_a, args.size_a, args.keys_b,
+                                 args.size_b, begin, end, barrier);
     if constexpr (with_values) {
-      value_type* values = shared.values.data();
-      stage_window<threads, steps>(values, args.values_a + begin.a, a_size, values + a_size, args.values_b + begin.b,
-                                   b_size);
+      stage_window<threads, steps>(shared.values.data(), staging_layout<value_type>(bulk, begin, end), bulk,
+                                   args.values_a, args.size_a, args.values_b, args.size_b, begin, end, barrier);
     }
-    if constexpr (sees_run_starts_v<Op>) {
-      if (tid == 0 && begin.a > 0) a_keys[-1] = args.keys_a[begin.a - 1];
-      if (tid == 1 && begin.b > 0) b_keys[-1] = args.keys_b[begin.b - 1];
-    }
-    finish_staging();
+    if (bulk && tid == 0) barrier.arrive();
+    if constexpr (sees_run_starts_v<Op>) stage_elements_before(shared.keys.data(), keys_at, args.keys_a, args.keys_b, begin);
+    finish_async_copies();
     __syncthreads();
+    finish_staging(bulk, barrier, 0);
   }
 
   // Thread level: each thread's split of the window. A merge-path piece is `items` long
@@ -164,9 +169,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     // Value `index` of B (from_b) or A: one shared-memory load at a computed slot when staged.
     // Past the window's end a known-size walk records indices at the window's end: those
     // steps are never stored, and only in place (global memory) must they not be read.
+    const window_layout values_at = staging_layout<value_type>(bulk, begin, end);
     auto value_of = [&](bool from_b, int index) -> value_type {
       if constexpr (Staged) {
-        return shared.values[from_b ? a_size + index : index];
+        return shared.values[from_b ? values_at.b + index : values_at.a + index];
       } else {
         return from_b ? args.values_b[begin.b + index] : args.values_a[begin.a + index];
       }
@@ -194,20 +200,17 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     // The scan's own barriers also see every thread done with the window.
     typename storage::block_scan(shared.scan).ExclusiveSum(index_t(__popc(out.written)), rank, tile_count);
   }
-  // Where the tile goes in the output: known, or found by the first warp's look-back,
-  // while the other warps stage their outputs.
-  if (tid < 32) {
-    if constexpr (known_size) {
-      if (tid == 0) shared.tile_offset = index_t(tile) * Policy::items_per_tile;
-    } else {
-      const index_t offset = prefix_state.exclusive_prefix(tile, tile_count);
-      if (tid == 0) {
-        shared.tile_offset = offset;
-        if (tile == tiles - 1) *count_out = offset + tile_count;
-      }
+  if constexpr (!Args::writes_keys) {
+    // Count-only forms need no offsets, only the total: one atomic add per tile onto the
+    // count, which the launch zeroed.
+    if (tid == 0) atomicAdd(reinterpret_cast<unsigned long long*>(count_out), static_cast<unsigned long long>(tile_count));
+  } else {
+    // Where the tile goes in the output: known, or found by the first warp's look-back
+    // once every thread has staged its outputs (their registers are free by then). The
+    // count is published first, for the successors' look-backs.
+    if constexpr (!known_size) {
+      if (tid == 0) prefix_state.publish_count(tile, tile_count);
     }
-  }
-  if constexpr (Args::writes_keys) {  // count-only forms stop here
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
       if (known_size || (out.written >> v & 1)) {
@@ -215,6 +218,17 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
         if constexpr (with_values) shared.values[int(rank)] = values[v];
         if constexpr (Args::paired) shared.partners[int(rank)] = partners[v];
         ++rank;
+      }
+    }
+    if (tid < 32) {
+      if constexpr (known_size) {
+        if (tid == 0) shared.tile_offset = index_t(tile) * Policy::items_per_tile;
+      } else {
+        const index_t offset = prefix_state.exclusive_prefix(tile, tile_count);
+        if (tid == 0) {
+          shared.tile_offset = offset;
+          if (tile == tiles - 1) *count_out = offset + tile_count;
+        }
       }
     }
     __syncthreads();

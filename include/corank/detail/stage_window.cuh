@@ -1,11 +1,19 @@
 #pragma once
-// Staging a tile's input windows in shared memory: A[0, a_size) to `to_a` and B[0, b_size)
-// to `to_b`, spread over the block's threads in `Steps` rounds, with every load of a thread
-// in flight at once. Raw pointers to 4-, 8- and 16-byte elements are copied by cp.async
-// (global to shared without passing through registers: no registers held, no store
-// instruction per element); anything else is loaded into registers first, then stored.
-// The caller waits with finish_staging() and a barrier before reading.
+// Staging a tile's input windows, A[begin.a, end.a) and B[begin.b, end.b), in a shared-memory
+// buffer, and where in it they land (window_layout). Three ways, best first:
+//  - bulk copies: raw pointers to 16-byte-aligned arrays. One thread hands each window to
+//    the copy engine (cp.async.bulk) as whole 16-byte lines, completing on an mbarrier; the
+//    other threads issue nothing. Each window then starts at its offset within its first
+//    line, and the line may bring the element before the window along.
+//  - per-element cp.async: other raw pointers to 4-, 8- and 16-byte elements. Global to
+//    shared without passing through registers, one predicated copy per element.
+//  - through registers: any other iterator; every load of a thread in flight at once, then
+//    the stores.
+// In every layout the slot before each window exists, for the element before it that
+// run-aware ops look at (stage_element_before fills it where the copies did not).
+// The caller waits with finish_staging() and then a barrier before reading.
 
+#include <corank/balanced_path.hpp>
 #include <corank/config.hpp>
 
 #include <cstdint>
@@ -14,11 +22,38 @@
 
 namespace corank::detail {
 
+// Where A's and B's first elements lie in the staging buffer, and whether the copies
+// brought the element before each window (slot a - 1, b - 1) along.
+struct window_layout {
+  int a = 1;
+  int b = 0;
+  bool a_has_before = false;
+  bool b_has_before = false;
+};
+
 template <class T, class Iterator>
 inline constexpr bool copies_async_v =
     std::is_pointer_v<Iterator> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Iterator>>, T> &&
     std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) &&
     alignof(T) == sizeof(T);
+
+template <class T, class Iterator>
+inline constexpr bool copies_bulk_v =
+    std::is_pointer_v<Iterator> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Iterator>>, T> &&
+    std::is_trivially_copyable_v<T> && 16 % sizeof(T) == 0 && alignof(T) == sizeof(T);
+
+// Elements of T in a 16-byte line (1 where T does not divide 16).
+template <class T>
+inline constexpr int line_elements = 16 % sizeof(T) == 0 ? int(16 / sizeof(T)) : 1;
+
+// Slots a staging buffer needs beyond the window itself: the slot before each window, and
+// for bulk copies the partial lines at both ends of each window and the alignment of B's.
+template <class T>
+inline constexpr int staging_slack = 2 + 6 * line_elements<T>;
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
 
 // One asynchronous copy of Bytes from global `from` to the shared-memory address `to`, if
 // `copy`. The predicate lives inside the instruction, so that a run of guarded copies
@@ -40,19 +75,125 @@ __device__ __forceinline__ void copy_async(bool copy, unsigned to, const void* f
   }
 }
 
-// Waits for this thread's asynchronous copies (the barrier after it makes all visible).
-__device__ __forceinline__ void finish_staging() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+// The mbarrier that bulk copies complete on: one arrival (the issuing thread) plus the bytes.
+class staging_barrier {
+ public:
+  __device__ explicit staging_barrier(unsigned long long* word) : address_(shared_address(word)) {}
 
+  // By the issuing thread, once, before a barrier that precedes every use.
+  __device__ void init() const {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(address_) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  // Copies `bytes` (a multiple of 16, from and to 16-byte-aligned addresses) to shared `to`.
+  __device__ void copy(unsigned to, const void* from, unsigned bytes) const {
+    asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(address_), "r"(bytes)
+                 : "memory");
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(to),
+        "l"(from), "r"(bytes), "r"(address_)
+        : "memory");
+  }
+  // By the issuing thread, after its copies: completes the phase once they have landed.
+  __device__ void arrive() const {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(address_) : "memory");
+  }
+  // By every thread that reads the copied data (after a barrier that follows init()).
+  __device__ void wait(unsigned parity = 0) const {
+    unsigned done = 0;
+    do {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+          " selp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(address_), "r"(parity)
+          : "memory");
+    } while (!done);
+  }
+
+ private:
+  unsigned address_;
+};
+
+// Waits for this thread's per-element asynchronous copies (the barrier after it makes all visible).
+__device__ __forceinline__ void finish_async_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+
+// Whether stage_window would use bulk copies for these inputs (checked at run time: the
+// arrays must be 16-byte aligned).
+template <class T, class InA, class InB>
+__device__ __forceinline__ bool stages_in_bulk(InA a, InB b) {
+  if constexpr (copies_bulk_v<T, InA> && copies_bulk_v<T, InB>) {
+    return (reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b)) % 16 == 0;
+  } else {
+    return false;
+  }
+}
+
+// The layout of a tile's windows [begin, end) in the staging buffer.
+template <class T>
+__device__ __forceinline__ window_layout staging_layout(bool bulk, split<index_t> begin, split<index_t> end) {
+  const int a_size = int(end.a - begin.a);
+  window_layout at;
+  if (!bulk) {
+    at.a = 1;
+    at.b = a_size + 2;
+    return at;
+  }
+  constexpr int line = line_elements<T>;
+  const int a_lead = int(begin.a % line), b_lead = int(begin.b % line);
+  const int a_lines = (a_lead + a_size + line - 1) / line;
+  at.a = line + a_lead;
+  at.b = line + a_lines * line + line + b_lead;
+  at.a_has_before = a_lead > 0;
+  at.b_has_before = b_lead > 0;
+  return at;
+}
+
+// Stages the windows of `a` (size_a elements) and `b` between the tile's splits `begin`
+// and `end` at `buffer` in the layout `at`. Bulk copies are issued by thread 0 on
+// `barrier` (initialized once), which then calls arrive(); with them, the caller's barrier
+// must come before finish_staging.
 template <int Threads, int Steps, class T, class InA, class InB>
-__device__ __forceinline__ void stage_window(T* to_a, InA a, int a_size, T* to_b, InB b, int b_size) {
+__device__ __forceinline__ void stage_window(T* buffer, const window_layout& at, bool bulk, InA a, index_t size_a,
+                                             InB b, index_t size_b, split<index_t> begin, split<index_t> end,
+                                             const staging_barrier& barrier) {
+  static_assert(Threads >= 32, "the partial lines take up to 16 threads per side");
+  const int a_size = int(end.a - begin.a), b_size = int(end.b - begin.b);
+  const int tid = int(threadIdx.x);
+  if constexpr (copies_bulk_v<T, InA> && copies_bulk_v<T, InB>) {
+    if (bulk) {
+      // Whole lines from the line holding the window's first element; at the array's end,
+      // the partial last line is loaded element by element instead.
+      constexpr int line = line_elements<T>;
+      auto stage_side = [&](const T* from, index_t size, index_t first, int count, int to, int first_thread) {
+        const int lead = int(first % line);
+        const index_t line_start = first - lead;
+        const int wanted = lead + count;
+        const int lines = (wanted + line - 1) / line;
+        const index_t in_array = size - line_start;
+        const int bulk_elements = in_array >= index_t(lines) * line ? lines * line : int(in_array / line) * line;
+        T* to_line = buffer + (to - lead);
+        if (tid == 0 && bulk_elements > 0) {
+          barrier.copy(shared_address(to_line), from + line_start, unsigned(bulk_elements) * unsigned(sizeof(T)));
+        }
+        // The rest (fewer than a line) element by element.
+        const int e = bulk_elements + (tid - first_thread);
+        if (tid >= first_thread && e < wanted) to_line[e] = from[line_start + e];
+      };
+      stage_side(a, size_a, begin.a, a_size, at.a, 0);
+      stage_side(b, size_b, begin.b, b_size, at.b, Threads / 2);
+      return;
+    }
+  }
   const int window = a_size + b_size;
+  T* to_a = buffer + at.a;
+  T* to_b = buffer + at.b;
   if constexpr (copies_async_v<T, InA> && copies_async_v<T, InB>) {
     // Per-thread bases, so that each round's addresses are a base plus a constant.
-    const int tid = int(threadIdx.x);
-    const auto* a_from = a + tid;
-    const auto* b_from = b + (tid - a_size);  // dereferenced only at B's elements
-    const auto a_to = static_cast<unsigned>(__cvta_generic_to_shared(to_a + tid));
-    const auto b_to = static_cast<unsigned>(__cvta_generic_to_shared(to_b)) + unsigned(tid - a_size) * sizeof(T);
+    const auto* a_from = a + begin.a + tid;
+    const auto* b_from = b + begin.b + (tid - a_size);  // dereferenced only at B's elements
+    const unsigned a_to = shared_address(to_a + tid);
+    const unsigned b_to = shared_address(to_b) + unsigned(tid - a_size) * sizeof(T);
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < Steps; ++v) {
       const int e = tid + v * Threads;
@@ -64,16 +205,16 @@ __device__ __forceinline__ void stage_window(T* to_a, InA a, int a_size, T* to_b
     T loaded[Steps];
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < Steps; ++v) {
-      const int e = int(threadIdx.x) + v * Threads;
+      const int e = tid + v * Threads;
       if (e < a_size) {
-        loaded[v] = a[e];
+        loaded[v] = a[begin.a + e];
       } else if (e < window) {
-        loaded[v] = b[e - a_size];
+        loaded[v] = b[begin.b + (e - a_size)];
       }
     }
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < Steps; ++v) {
-      const int e = int(threadIdx.x) + v * Threads;
+      const int e = tid + v * Threads;
       if (e < a_size) {
         to_a[e] = loaded[v];
       } else if (e < window) {
@@ -81,6 +222,28 @@ __device__ __forceinline__ void stage_window(T* to_a, InA a, int a_size, T* to_b
       }
     }
   }
+}
+
+// Puts the element before each window in its slot where the copies did not bring it
+// (threads 0 and 1), for ops that look at run starts.
+template <class T, class InA, class InB>
+__device__ __forceinline__ void stage_elements_before(T* buffer, const window_layout& at, InA a, InB b,
+                                                      split<index_t> begin) {
+  const int tid = int(threadIdx.x);
+  if (tid == 0 && begin.a > 0 && !at.a_has_before) buffer[at.a - 1] = a[begin.a - 1];
+  if (tid == 1 && begin.b > 0 && !at.b_has_before) buffer[at.b - 1] = b[begin.b - 1];
+}
+
+// After the caller's barrier: every thread waits until the staged windows have arrived
+// (phase `parity` of the buffer's barrier: its first use is phase 0, then 1, 0, ...).
+__device__ __forceinline__ void finish_staging(bool bulk, const staging_barrier& barrier, unsigned parity) {
+  if (bulk) barrier.wait(parity);
+}
+
+// Orders this thread's ordinary reads and writes of shared memory before later bulk copies
+// into it (a barrier between them completes the order).
+__device__ __forceinline__ void fence_shared_for_copies() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
 }  // namespace corank::detail
