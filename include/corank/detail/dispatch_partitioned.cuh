@@ -5,6 +5,7 @@
 #include <corank/config.hpp>
 #include <corank/detail/device_limits.hpp>
 #include <corank/detail/occupancy_cache.cuh>
+#include <corank/detail/deferred_tile_kernel.cuh>
 #include <corank/detail/partitioned_kernels.cuh>
 #include <corank/policy.hpp>
 
@@ -17,6 +18,40 @@ namespace corank::detail {
 
 constexpr std::size_t align_up(std::size_t bytes, std::size_t alignment = 256) {
   return (bytes + alignment - 1) / alignment * alignment;
+}
+
+// The look-back words of the tiles, then the counter that hands tiles out.
+inline std::size_t tile_state_bytes(index_t tiles) { return align_up(tile_prefix_state::bytes(tiles) + sizeof(int)); }
+
+// Data-dependent outputs, staged: persistent blocks that store each tile a round late
+// (deferred_tile_kernel.cuh), as many as fit on the GPU at once.
+template <class Policy, class Op, class Args, class Compare>
+cudaError_t launch_deferred(const Op& op, const Args& args, Compare comp, split<index_t>* splits,
+                            unsigned long long* prefix_words, index_t tiles, index_t* count_out,
+                            cudaStream_t stream) {
+  using storage = deferred_tile_storage<Policy, typename Args::key_type, typename Args::value_type,
+                                        typename Args::partner_type, Args::with_values, Args::paired>;
+  constexpr std::size_t shared_bytes = sizeof(storage);
+  static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
+  auto kernel = deferred_tile_kernel<Policy, Op, Args, Compare>;
+  static occupancy_cache occupancy;
+  int per_sm = 0;
+  if (const cudaError_t e = occupancy.blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
+      e != cudaSuccess)
+    return e;
+  device_limits limits;
+  if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
+  const index_t resident = index_t(per_sm) * limits.multiprocessors;
+  int* counter = reinterpret_cast<int*>(prefix_words + tiles);
+  if (const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles) + sizeof(int), stream);
+      e != cudaSuccess)
+    return e;
+  constexpr int split_threads = 256;
+  tile_splits_kernel<Op><<<unsigned((tiles + split_threads) / split_threads), split_threads, 0, stream>>>(
+      args, comp, splits, tiles, Policy::items_per_tile);
+  kernel<<<unsigned(tiles < resident ? tiles : resident), Policy::threads_per_block, shared_bytes, stream>>>(
+      op, args, comp, splits, tile_prefix_state(prefix_words), count_out, int(tiles), counter);
+  return cudaPeekAtLastError();
 }
 
 template <class Policy, bool Staged, class Op, class Args, class Compare>
@@ -73,7 +108,7 @@ cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_b
   const index_t tiles = total == 0 ? 1 : (total + policy::items_per_tile - 1) / policy::items_per_tile;
   if (tiles >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   const std::size_t splits_bytes = align_up(std::size_t(tiles + 1) * sizeof(split<index_t>));
-  const std::size_t needed = splits_bytes + (known_size ? 0 : align_up(tile_prefix_state::bytes(tiles)));
+  const std::size_t needed = splits_bytes + (known_size ? 0 : tile_state_bytes(tiles));
   if (temp_storage == nullptr) {
     temp_storage_bytes = needed;
     return cudaSuccess;
@@ -94,7 +129,11 @@ cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_b
   // The streaming kernels of strategy::tiled and ::circular need a block's outputs to
   // start where its predecessor's end, which a data-dependent size tells only after the
   // fact: those strategies run this staged kernel for data-dependent ops.
-  return launch_partitioned<policy, true>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
+  if constexpr (!known_size && Args::writes_keys) {
+    return launch_deferred<policy>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
+  } else {
+    return launch_partitioned<policy, true>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
+  }
 }
 
 }  // namespace corank::detail

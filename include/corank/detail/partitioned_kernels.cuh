@@ -76,7 +76,7 @@ struct set_tile_storage {
   // A tile's window is items_per_tile + 1 long at most (a boundary moves back one step);
   // staging adds the slots before each side's window and partial lines (stage_window.cuh).
   static constexpr int window = Policy::items_per_tile + 2;
-  using block_scan = cub::BlockScan<index_t, threads>;
+  using block_scan = cub::BlockScan<index_t, threads, cub::BLOCK_SCAN_WARP_SCANS>;
 
   // The staged windows (stage_window.cuh); after the walk, the outputs
   uninitialized_array<Key, window + staging_slack<Key>> keys;
