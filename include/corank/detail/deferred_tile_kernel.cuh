@@ -125,22 +125,8 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     // Stage this tile's windows.
     const window_layout keys_at = staging_layout<key_type>(bulk, begin, end);
     const window_layout values_at = staging_layout<value_type>(bulk, begin, end);
-    {
-      const staging_barrier barrier(&shared.staged[b]);
-      stage_window<threads, steps>(buffer.keys.data(), keys_at, bulk, args.keys_a, args.size_a, args.keys_b,
-                                   args.size_b, begin, end, barrier);
-      if constexpr (with_values) {
-        stage_window<threads, steps>(buffer.values.data(), values_at, bulk, args.values_a, args.size_a,
-                                     args.values_b, args.size_b, begin, end, barrier);
-      }
-      if (bulk && tid == 0) barrier.arrive();
-      if constexpr (sees_run_starts_v<Op>) {
-        stage_elements_before(buffer.keys.data(), keys_at, args.keys_a, args.keys_b, begin);
-      }
-      finish_async_copies();
-      __syncthreads();
-      finish_staging(bulk, barrier, unsigned(round >> 1) & 1);
-    }
+    stage_tile<threads, steps, Op>(args, buffer.keys.data(), keys_at, buffer.values.data(), values_at, bulk, begin, end,
+                                   staging_barrier(&shared.staged[b]), unsigned(round >> 1) & 1);
     const key_type* a_keys = buffer.keys.data() + keys_at.a;
     const key_type* b_keys = buffer.keys.data() + keys_at.b;
 
@@ -161,19 +147,8 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
       auto value_of = [&](bool from_b, int index) -> value_type {
         return buffer.values[from_b ? values_at.b + index : values_at.a + index];
       };
-      CORANK_PRAGMA_UNROLL
-      for (int v = 0; v < steps; ++v) {
-        if (out.written >> v & 1) {
-          if (out.combined >> v & 1) {
-            values[v] = combine_values(op, value_of(false, out.index[v]), value_of(true, out.partner[v]));
-          } else {
-            values[v] = value_of(out.from_b >> v & 1, out.index[v]);
-          }
-          if constexpr (Args::paired) partners[v] = value_of(true, out.partner[v]);
-        }
-      }
+      gather_values<Args::paired>(op, out, out.written, value_of, values, partners);
     }
-
     split<index_t> next_begin{}, next_end{};
     if (tid == 0 && next < tiles) {
       next_begin = tile_splits[next];

@@ -88,6 +88,44 @@ struct set_tile_storage {
   unsigned long long staged;  // the mbarrier of bulk staging
 };
 
+// Stages a tile's key windows (and value windows, for by-key forms) in shared memory and
+// waits until every thread may read them (phase `parity` of `barrier` for bulk copies).
+template <int Threads, int Steps, class Op, class Args, class Key, class Value>
+__device__ __forceinline__ void stage_tile(const Args& args, Key* keys, const window_layout& keys_at, Value* values,
+                                           const window_layout& values_at, bool bulk, split<index_t> begin,
+                                           split<index_t> end, const staging_barrier& barrier, unsigned parity) {
+  stage_window<Threads, Steps>(keys, keys_at, bulk, args.keys_a, args.size_a, args.keys_b, args.size_b, begin, end,
+                               barrier);
+  if constexpr (Args::with_values) {
+    stage_window<Threads, Steps>(values, values_at, bulk, args.values_a, args.size_a, args.values_b, args.size_b,
+                                 begin, end, barrier);
+  }
+  if (bulk && threadIdx.x == 0) barrier.arrive();
+  if constexpr (sees_run_starts_v<Op>) stage_elements_before(keys, keys_at, args.keys_a, args.keys_b, begin);
+  finish_async_copies();
+  __syncthreads();
+  finish_staging(bulk, barrier, parity);
+}
+
+// Gathers the values of the steps set in `gathered`, by what the walk recorded: A's value
+// i, B's value j, or both combined; with Paired, also B's matched value. value_of(from_b,
+// index) reads one value.
+template <bool Paired, int Steps, class Op, class Key, class ValueOf, class Value, class Partner>
+__device__ __forceinline__ void gather_values(const Op& op, const thread_outputs<Key, Steps>& out, unsigned gathered,
+                                              ValueOf value_of, Value (&values)[Steps], Partner* partners) {
+  CORANK_PRAGMA_UNROLL
+  for (int v = 0; v < Steps; ++v) {
+    if (gathered >> v & 1) {
+      if (out.combined >> v & 1) {
+        values[v] = combine_values(op, value_of(false, out.index[v]), value_of(true, out.partner[v]));
+      } else {
+        values[v] = value_of(out.from_b >> v & 1, out.index[v]);
+      }
+      if constexpr (Paired) partners[v] = value_of(true, out.partner[v]);
+    }
+  }
+}
+
 // One tile per block: the tile's input windows come from the tile splits, are staged in
 // shared memory (strategy::partitioned and tiled/circular for data-dependent ops) or read
 // in place (Staged = false: strategy::naive), and walked by every thread from its own split.
@@ -129,20 +167,12 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
   auto b_keys = [&] {
     if constexpr (Staged) return shared.keys.data() + keys_at.b; else return args.keys_b + begin.b;
   }();
+  const window_layout values_at = staging_layout<value_type>(bulk, begin, end);
   if constexpr (Staged) {
     const staging_barrier barrier(&shared.staged);
     if (bulk && tid == 0) barrier.init();
-    stage_window<threads, steps>(shared.keys.data(), keys_at, bulk, args.keys_a, args.size_a, args.keys_b,
-                                 args.size_b, begin, end, barrier);
-    if constexpr (with_values) {
-      stage_window<threads, steps>(shared.values.data(), staging_layout<value_type>(bulk, begin, end), bulk,
-                                   args.values_a, args.size_a, args.values_b, args.size_b, begin, end, barrier);
-    }
-    if (bulk && tid == 0) barrier.arrive();
-    if constexpr (sees_run_starts_v<Op>) stage_elements_before(shared.keys.data(), keys_at, args.keys_a, args.keys_b, begin);
-    finish_async_copies();
-    __syncthreads();
-    finish_staging(bulk, barrier, 0);
+    stage_tile<threads, steps, Op>(args, shared.keys.data(), keys_at, shared.values.data(), values_at, bulk, begin,
+                                   end, barrier, 0);
   }
 
   // Thread level: each thread's split of the window. A merge-path piece is `items` long
@@ -169,7 +199,6 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     // Value `index` of B (from_b) or A: one shared-memory load at a computed slot when staged.
     // Past the window's end a known-size walk records indices at the window's end: those
     // steps are never stored, and only in place (global memory) must they not be read.
-    const window_layout values_at = staging_layout<value_type>(bulk, begin, end);
     auto value_of = [&](bool from_b, int index) -> value_type {
       if constexpr (Staged) {
         return shared.values[from_b ? values_at.b + index : values_at.a + index];
@@ -177,17 +206,11 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
         return from_b ? args.values_b[begin.b + index] : args.values_a[begin.a + index];
       }
     };
-    CORANK_PRAGMA_UNROLL
-    for (int v = 0; v < steps; ++v) {
-      if (known_size ? Staged || diagonal + v < window : (out.written >> v & 1)) {
-        if (out.combined >> v & 1) {
-          values[v] = combine_values(op, value_of(false, out.index[v]), value_of(true, out.partner[v]));
-        } else {
-          values[v] = value_of(out.from_b >> v & 1, out.index[v]);
-        }
-        if constexpr (Args::paired) partners[v] = value_of(true, out.partner[v]);
-      }
+    unsigned gathered = out.written;
+    if constexpr (known_size) {
+      gathered = Staged || window - diagonal >= steps ? ~0u : (1u << (window - diagonal)) - 1;
     }
+    gather_values<Args::paired>(op, out, gathered, value_of, values, partners);
   }
 
   // Where the thread's outputs go in the tile, and how many the tile writes. Known size:
