@@ -9,15 +9,18 @@
 
 namespace corank::detail {
 
-template <class Key, int Steps>
+// Steps' keys, and with WithValues where each step's value comes from. A keys-only walk
+// records no more than which steps wrote: the rest would cost instructions every step.
+template <class Key, int Steps, bool WithValues = true>
 struct thread_outputs {
   static_assert(Steps <= 32, "steps are tracked in 32-bit masks");
+  static constexpr bool with_values = WithValues;
   Key keys[Steps];
   int index[Steps];        // index of step v's element in its side's window
   int partner[Steps];      // B's index at step v: the matched B element for emit::combined
   unsigned written = 0;    // bit v: step v wrote an output
-  unsigned from_b = 0;     // bit v: step v wrote B's element
-  unsigned combined = 0;   // bit v: step v wrote a value combined from A's and B's
+  unsigned from_b = 0;     // bit v: step v wrote B's element (WithValues only)
+  unsigned combined = 0;   // bit v: step v wrote a value combined from A's and B's (WithValues only)
 };
 
 // Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
@@ -25,14 +28,16 @@ struct thread_outputs {
 // `b_before` say whether the windows' element -1 exists (the window does not start its input).
 // Unguarded: the caller knows the piece is exactly Steps long. A merge-path piece may also
 // be given by its start and the window's ends: its steps then follow the merge path.
+// Overreads: a[i_end] and b[j_end] may be read (staged windows have slots there), so a
+// front is reloaded whenever its side moves, without checking that anything is left.
 //
-// Each step is branch-free but for the predicated loads of the next fronts: the fronts'
-// relation, then the op's answer from a table made before the walk (action_bits.hpp), then
-// selects.
-template <int Steps, bool Guarded = true, class Op, class Compare, class WindowA, class WindowB, class Key>
+// Each step is branch-free: the fronts' relation, then the op's answer from a table made
+// before the walk (action_bits.hpp), then selects and predicated loads of the next fronts.
+template <int Steps, bool Guarded = true, bool Overreads = false, class Op, class Compare, class WindowA,
+          class WindowB, class Key, bool WithValues>
 __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const WindowA& a, int i, int i_end,
                                           const WindowB& b, int j, int j_end,
-                                          thread_outputs<Key, Steps>& out, bool a_before = false,
+                                          thread_outputs<Key, Steps, WithValues>& out, bool a_before = false,
                                           bool b_before = false) {
   constexpr bool balanced = Op::partition == partitioning::balanced_path;
   const action_table<Op> table(op);
@@ -41,13 +46,14 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
     runs.previous = key_before<Key>(a, i, i > 0 || a_before, b, j, j > 0 || b_before, comp);
   }
   // The fronts stay in registers; each step reads only the element behind the one taken.
-  Key a_front = i < i_end ? Key(a[i]) : Key{};
-  Key b_front = j < j_end ? Key(b[j]) : Key{};
+  Key a_front = Overreads || i < i_end ? Key(a[i]) : Key{};
+  Key b_front = Overreads || j < j_end ? Key(b[j]) : Key{};
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
     const bool a_left = i < i_end, b_left = j < j_end;
-    const bool b_is_first = b_left && (!a_left || comp(b_front, a_front));
-    const bool are_equal = balanced && a_left && b_left && !b_is_first && !comp(a_front, b_front);
+    const bool b_less = comp(b_front, a_front);
+    const bool b_is_first = b_left && (!a_left || b_less);
+    const bool are_equal = balanced && a_left && b_left && !b_less && !comp(a_front, b_front);
     bool new_key = true;
     if constexpr (sees_run_starts_v<Op>) {
       const Key& front = b_is_first ? b_front : a_front;
@@ -61,19 +67,23 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
                                               : table.lookup(b_is_first, false, true, new_key);
     const bool take_b = bits & writes_b;
     out.keys[v] = take_b ? b_front : a_front;
-    out.index[v] = take_b ? j : i;
-    out.partner[v] = j;
-    out.written |= (bits & writes) << v;
-    out.from_b |= unsigned(take_b) << v;
-    out.combined |= unsigned((bits & writes_combined) != 0) << v;
-    i += (bits & moves_a) != 0;
-    j += (bits & moves_b) != 0;
-    if ((bits & moves_a) && i < i_end) a_front = a[i];
-    if ((bits & moves_b) && j < j_end) b_front = b[j];
+    if (bits & writes) out.written |= 1u << v;
+    if constexpr (WithValues) {
+      out.index[v] = take_b ? j : i;
+      out.partner[v] = j;
+      if (take_b) out.from_b |= 1u << v;
+      if (bits & writes_combined) out.combined |= 1u << v;
+    }
+    const bool move_a = bits & moves_a, move_b = bits & moves_b;
+    i += move_a;
+    j += move_b;
+    if (move_a && (Overreads || i < i_end)) a_front = a[i];
+    if (move_b && (Overreads || j < j_end)) b_front = b[j];
   }
   // Opaque masks: otherwise the compiler reads each bit back from its step's answer,
   // keeping every step's answer live in a register until the outputs are stored.
-  asm("" : "+r"(out.written), "+r"(out.from_b), "+r"(out.combined));
+  asm("" : "+r"(out.written));
+  if constexpr (WithValues) asm("" : "+r"(out.from_b), "+r"(out.combined));
 }
 
 }  // namespace corank::detail

@@ -17,7 +17,7 @@ template <class Policy, class Key, class Value, class Partner, bool WithValues, 
 struct deferred_tile_storage {
   static constexpr int threads = Policy::threads_per_block;
   static constexpr int window = Policy::items_per_tile + 2;  // see set_tile_storage
-  using block_scan = cub::BlockScan<index_t, threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  using block_scan = cub::BlockScan<int, threads, cub::BLOCK_SCAN_WARP_SCANS>;  // in-tile counts
 
   // A tile's windows, then its outputs until they are stored the next round.
   struct buffer {
@@ -132,14 +132,14 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
 
     // Each thread's piece of the balanced path, and its walk.
     const int diagonal = tid * items < window ? tid * items : window;
-    thread_outputs<key_type, steps> out;
+    thread_outputs<key_type, steps, with_values> out;
     shared.splits[tid] = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
     if (tid == 0) shared.splits[threads] = {a_size, b_size};
     __syncthreads();
     {
       const split<int> from = shared.splits[tid];
       const split<int> to = shared.splits[tid + 1];
-      walk_tile<steps>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out, begin.a > 0, begin.b > 0);
+      walk_tile<steps, true, true>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out, begin.a > 0, begin.b > 0);
     }
     value_type values[with_values ? steps : 1];
     partner_type partners[Args::paired ? steps : 1];
@@ -157,8 +157,8 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
 
     // The tile's count, published at once; the scan's barriers also see every thread done
     // with the window (the outputs take its place) and with next_*.
-    index_t rank = 0, tile_count = 0;
-    typename storage::block_scan(shared.scan).ExclusiveSum(index_t(__popc(out.written)), rank, tile_count);
+    int rank = 0, tile_count = 0;
+    typename storage::block_scan(shared.scan).ExclusiveSum(__popc(out.written), rank, tile_count);
     if (tid == 0) {
       prefix_state.publish_count(tile, tile_count);
       shared.next_tile = next;
@@ -168,9 +168,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
       if (out.written >> v & 1) {
-        buffer.keys[int(rank)] = out.keys[v];
-        if constexpr (with_values) buffer.values[int(rank)] = values[v];
-        if constexpr (Args::paired) buffer.partners[int(rank)] = partners[v];
+        buffer.keys[rank] = out.keys[v];
+        if constexpr (with_values) buffer.values[rank] = values[v];
+        if constexpr (Args::paired) buffer.partners[rank] = partners[v];
         ++rank;
       }
     }

@@ -123,7 +123,7 @@ __device__ __forceinline__ void merge_tile(Storage& shared, const Op& op, const 
     }
   }
 
-  thread_outputs<key_type, items> out;
+  thread_outputs<key_type, items, with_values> out;
   walk_tile<items, !FullTile>(op, comp, a, i, i_end, b, diagonal - i, diagonal + count - i_end, out);
 
   CORANK_PRAGMA_UNROLL

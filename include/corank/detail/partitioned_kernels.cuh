@@ -76,7 +76,7 @@ struct set_tile_storage {
   // A tile's window is items_per_tile + 1 long at most (a boundary moves back one step);
   // staging adds the slots before each side's window and partial lines (stage_window.cuh).
   static constexpr int window = Policy::items_per_tile + 2;
-  using block_scan = cub::BlockScan<index_t, threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  using block_scan = cub::BlockScan<int, threads, cub::BLOCK_SCAN_WARP_SCANS>;  // in-tile counts
 
   // The staged windows (stage_window.cuh); after the walk, the outputs
   uninitialized_array<Key, window + staging_slack<Key>> keys;
@@ -111,8 +111,9 @@ __device__ __forceinline__ void stage_tile(const Args& args, Key* keys, const wi
 // i, B's value j, or both combined; with Paired, also B's matched value. value_of(from_b,
 // index) reads one value.
 template <bool Paired, int Steps, class Op, class Key, class ValueOf, class Value, class Partner>
-__device__ __forceinline__ void gather_values(const Op& op, const thread_outputs<Key, Steps>& out, unsigned gathered,
-                                              ValueOf value_of, Value (&values)[Steps], Partner* partners) {
+__device__ __forceinline__ void gather_values(const Op& op, const thread_outputs<Key, Steps, true>& out,
+                                              unsigned gathered, ValueOf value_of, Value (&values)[Steps],
+                                              Partner* partners) {
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
     if (gathered >> v & 1) {
@@ -171,6 +172,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
   if constexpr (Staged) {
     const staging_barrier barrier(&shared.staged);
     if (bulk && tid == 0) barrier.init();
+    // Thread 0 alone uses the barrier until staging's own barrier; racecheck still counts
+    // its first uses as warp 0's reads of the initializing write, which this orders.
+    __syncwarp();
     stage_tile<threads, steps, Op>(args, shared.keys.data(), keys_at, shared.values.data(), values_at, bulk, begin,
                                    end, barrier, 0);
   }
@@ -179,17 +183,19 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
   // (less at the window's end), so the walk needs only its start; a balanced-path piece
   // ends at its neighbour's start, which comes through shared memory.
   const int diagonal = tid * items < window ? tid * items : window;
-  thread_outputs<key_type, steps> out;
+  thread_outputs<key_type, steps, with_values> out;
   if constexpr (Op::partition == partitioning::merge_path) {
     const split<int> from = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
-    walk_tile<steps>(op, comp, a_keys, from.a, a_size, b_keys, from.b, b_size, out, begin.a > 0, begin.b > 0);
+    walk_tile<steps, true, Staged>(op, comp, a_keys, from.a, a_size, b_keys, from.b, b_size, out, begin.a > 0,
+                                   begin.b > 0);
   } else {
     shared.splits[tid] = path_split<Op::partition>(diagonal, a_keys, a_size, b_keys, b_size, comp);
     if (tid == 0) shared.splits[threads] = {a_size, b_size};
     __syncthreads();
     const split<int> from = shared.splits[tid];
     const split<int> to = shared.splits[tid + 1];
-    walk_tile<steps>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out, begin.a > 0, begin.b > 0);
+    walk_tile<steps, true, Staged>(op, comp, a_keys, from.a, to.a, b_keys, from.b, to.b, out, begin.a > 0,
+                                   begin.b > 0);
   }
 
   // Values, gathered by what the walk recorded: A's value i, B's value j.
@@ -216,12 +222,12 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
   // Where the thread's outputs go in the tile, and how many the tile writes. Known size:
   // step v of thread t goes to t * items + v, also past the window's end (never copied out),
   // so that no two threads' slots meet.
-  index_t rank = known_size ? tid * items : diagonal, tile_count = window;
+  int rank = known_size ? tid * items : diagonal, tile_count = window;
   if constexpr (known_size) {
     __syncthreads();  // every thread is done reading the window, which the outputs reuse
   } else {
     // The scan's own barriers also see every thread done with the window.
-    typename storage::block_scan(shared.scan).ExclusiveSum(index_t(__popc(out.written)), rank, tile_count);
+    typename storage::block_scan(shared.scan).ExclusiveSum(__popc(out.written), rank, tile_count);
   }
   if constexpr (!Args::writes_keys) {
     // Count-only forms need no offsets, only the total: one atomic add per tile onto the
@@ -237,9 +243,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
       if (known_size || (out.written >> v & 1)) {
-        shared.keys[int(rank)] = out.keys[v];
-        if constexpr (with_values) shared.values[int(rank)] = values[v];
-        if constexpr (Args::paired) shared.partners[int(rank)] = partners[v];
+        shared.keys[rank] = out.keys[v];
+        if constexpr (with_values) shared.values[rank] = values[v];
+        if constexpr (Args::paired) shared.partners[rank] = partners[v];
         ++rank;
       }
     }
@@ -256,10 +262,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     }
     __syncthreads();
     const index_t tile_offset = shared.tile_offset;
-    const int count = int(tile_count);
-    store_tile<threads, steps>(shared.keys.data(), args.keys_out + tile_offset, count);
-    if constexpr (with_values) store_tile<threads, steps>(shared.values.data(), args.values_out + tile_offset, count);
-    if constexpr (Args::paired) store_tile<threads, steps>(shared.partners.data(), args.partner_out + tile_offset, count);
+    store_tile<threads, steps>(shared.keys.data(), args.keys_out + tile_offset, tile_count);
+    if constexpr (with_values) store_tile<threads, steps>(shared.values.data(), args.values_out + tile_offset, tile_count);
+    if constexpr (Args::paired) store_tile<threads, steps>(shared.partners.data(), args.partner_out + tile_offset, tile_count);
   }
 }
 

@@ -48,6 +48,8 @@ inline constexpr int line_elements = 16 % sizeof(T) == 0 ? int(16 / sizeof(T)) :
 
 // Slots a staging buffer needs beyond the window itself: the slot before each window, and
 // for bulk copies the partial lines at both ends of each window and the alignment of B's.
+// In every layout the slot after each window lies inside the buffer too: the walks read it
+// (block_walk.cuh, Overreads) rather than check for the end before each load.
 template <class T>
 inline constexpr int staging_slack = 2 + 6 * line_elements<T>;
 
