@@ -74,13 +74,12 @@ CORANK_HOST_DEVICE Index run_end(const Sequence& x, Index low, Index high, const
 
 }  // namespace detail
 
-// The balanced-path split of diagonal k (a + b is k or k - 1). O(log min(m, n)) for the
-// co-rank, plus O(log r) for a run of r equal keys that the split cuts.
+// The balanced-path split of diagonal k, from the merge path's split there (i of A's
+// elements, k - i of B's): O(log r) for a run of r equal keys that the split cuts.
 CORANK_EXEC_CHECK_DISABLE
 template <class SequenceA, class SequenceB, class Index, class Compare>
-CORANK_HOST_DEVICE split<Index> balanced_co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b,
-                                                 Index n, Compare comp) {
-  const Index i = co_rank(k, a, m, b, n, comp);
+CORANK_HOST_DEVICE split<Index> balanced_split_from(Index i, Index k, const SequenceA& a, Index m, const SequenceB& b,
+                                                    Index n, Compare comp) {
   const Index j = k - i;
   if (i == m && j == n) return {i, j};
   // The merge path's next element. If the split cuts a run of equal keys, this is its key.
@@ -101,6 +100,27 @@ CORANK_HOST_DEVICE split<Index> balanced_co_rank(Index k, const SequenceA& a, In
   const Index b_take = before - a_take;
   if (a_take == b_take + 1 && b_take < b_copies) --a_take;  // keep A_r with its partner B_r
   return {a_run + a_take, b_run + b_take};
+}
+
+// The balanced-path split of diagonal k (a + b is k or k - 1). O(log min(m, n)) for the
+// co-rank, plus O(log r) for a run of r equal keys that the split cuts.
+CORANK_EXEC_CHECK_DISABLE
+template <class SequenceA, class SequenceB, class Index, class Compare>
+CORANK_HOST_DEVICE split<Index> balanced_co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b,
+                                                 Index n, Compare comp) {
+  return balanced_split_from(co_rank(k, a, m, b, n, comp), k, a, m, b, n, comp);
+}
+
+// The split of diagonal k on the path an op partitions by, from the merge path's co-rank i.
+CORANK_EXEC_CHECK_DISABLE
+template <partitioning Partition, class SequenceA, class SequenceB, class Index, class Compare>
+CORANK_HOST_DEVICE split<Index> path_split_from(Index i, Index k, const SequenceA& a, Index m, const SequenceB& b,
+                                                Index n, Compare comp) {
+  if constexpr (Partition == partitioning::balanced_path) {
+    return balanced_split_from(i, k, a, m, b, n, comp);
+  } else {
+    return {i, k - i};
+  }
 }
 
 // The split of diagonal k on the path an op partitions by.

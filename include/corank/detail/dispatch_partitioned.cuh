@@ -20,6 +20,25 @@ constexpr std::size_t align_up(std::size_t bytes, std::size_t alignment = 256) {
   return (bytes + alignment - 1) / alignment * alignment;
 }
 
+// The splits of the tiles + 1 tile boundaries: a warp each up to this many tiles, where
+// the fewer latencies of its search pay for its extra loads (measured on the H100: faster
+// at 2^20 elements per input, 565 tiles; slower at 2^24, 9040 tiles; bench/NOTES.md).
+inline constexpr index_t warp_split_tiles = 2048;
+
+template <class Op, class Args, class Compare>
+void launch_tile_splits(const Args& args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile,
+                        cudaStream_t stream) {
+  if (tiles <= warp_split_tiles) {
+    constexpr index_t per_block = tile_splits_threads / 32;
+    tile_splits_kernel<true, Op><<<unsigned((tiles + per_block) / per_block), tile_splits_threads, 0, stream>>>(
+        args, comp, splits, tiles, items_per_tile);
+  } else {
+    constexpr index_t per_block = tile_splits_threads;
+    tile_splits_kernel<false, Op><<<unsigned((tiles + per_block) / per_block), tile_splits_threads, 0, stream>>>(
+        args, comp, splits, tiles, items_per_tile);
+  }
+}
+
 // The look-back words of the tiles, then the counter that hands tiles out.
 inline std::size_t tile_state_bytes(index_t tiles) { return align_up(tile_prefix_state::bytes(tiles) + sizeof(int)); }
 
@@ -46,9 +65,7 @@ cudaError_t launch_deferred(const Op& op, const Args& args, Compare comp, split<
   if (const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles) + sizeof(int), stream);
       e != cudaSuccess)
     return e;
-  constexpr int split_threads = 256;
-  tile_splits_kernel<Op><<<unsigned((tiles + split_threads) / split_threads), split_threads, 0, stream>>>(
-      args, comp, splits, tiles, Policy::items_per_tile);
+  launch_tile_splits<Op>(args, comp, splits, tiles, Policy::items_per_tile, stream);
   kernel<<<unsigned(tiles < resident ? tiles : resident), Policy::threads_per_block, shared_bytes, stream>>>(
       op, args, comp, splits, tile_prefix_state(prefix_words), count_out, int(tiles), counter);
   return cudaPeekAtLastError();
@@ -78,9 +95,7 @@ cudaError_t launch_partitioned(const Op& op, const Args& args, Compare comp, spl
     const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles), stream);
     if (e != cudaSuccess) return e;
   }
-  constexpr int split_threads = 256;
-  tile_splits_kernel<Op><<<unsigned((tiles + split_threads) / split_threads), split_threads, 0, stream>>>(
-      args, comp, splits, tiles, Policy::items_per_tile);
+  launch_tile_splits<Op>(args, comp, splits, tiles, Policy::items_per_tile, stream);
   kernel<<<unsigned(tiles), Policy::threads_per_block, shared_bytes, stream>>>(
       op, args, comp, splits, tile_prefix_state(prefix_words), count_out, int(tiles));
   return cudaPeekAtLastError();

@@ -12,6 +12,7 @@
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/stage_window.cuh>
 #include <corank/detail/tile_storage.cuh>
+#include <corank/detail/warp_co_rank.cuh>
 
 #include <cub/block/block_scan.cuh>
 
@@ -20,6 +21,8 @@
 #include <type_traits>
 
 namespace corank::detail {
+
+inline constexpr int tile_splits_threads = 256;
 
 // A set operation's arguments: a merge's, plus the matched B values of the paired forms.
 template <class Base, class PartnerOut>
@@ -32,15 +35,23 @@ struct set_args : Base {
                                                    std::iterator_traits<const char*>>::value_type;
 };
 
-// The split of every tile boundary on the op's path (tiles + 1 of them).
-template <class Op, class Args, class Compare>
-__global__ void __launch_bounds__(256)
+// The split of every tile boundary on the op's path (tiles + 1 of them), a thread or (with
+// ByWarp) a warp each. The searches run over the whole inputs in global memory, a chain of
+// about 25 dependent loads for a thread. A warp's 33-way search waits out 5 or 6 instead,
+// for 32 times the loads: faster where there are few tiles (the kernel is one long chain
+// of latencies), slower where there are many (the loads then cost bandwidth).
+template <bool ByWarp, class Op, class Args, class Compare>
+__global__ void __launch_bounds__(tile_splits_threads)
     tile_splits_kernel(Args args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile) {
-  const index_t t = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t > tiles) return;
+  const index_t t = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) / (ByWarp ? 32 : 1);
+  if (t > tiles) return;  // whole warps when ByWarp
   const index_t total = args.size_a + args.size_b;
   const index_t diagonal = t * items_per_tile < total ? t * items_per_tile : total;
-  splits[t] = path_split<Op::partition>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+  const index_t i = ByWarp ? warp_co_rank(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp)
+                           : co_rank(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+  if (!ByWarp || threadIdx.x % 32 == 0) {
+    splits[t] = path_split_from<Op::partition>(i, diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+  }
 }
 
 // Copies a tile's outputs, staged in shared memory, to `out[0, count)`, coalesced. Raw
