@@ -21,9 +21,14 @@ constexpr std::size_t align_up(std::size_t bytes, std::size_t alignment = 256) {
 }
 
 // The splits of the tiles + 1 tile boundaries: a warp each up to this many tiles, where
-// the fewer latencies of its search pay for its extra loads (measured on the H100: faster
-// at 2^20 elements per input, 565 tiles; slower at 2^24, 9040 tiles; bench/NOTES.md).
-inline constexpr index_t warp_split_tiles = 2048;
+// the fewer latencies of its search pay for its extra loads (measured on the H100 for set
+// operations and merges: faster up to 2849 tiles, slower from 4228; bench/NOTES.md 25).
+// CORANK_TUNE_WARP_SPLIT_TILES overrides it (for tuning runs).
+#ifdef CORANK_TUNE_WARP_SPLIT_TILES
+inline constexpr index_t warp_split_tiles = CORANK_TUNE_WARP_SPLIT_TILES;
+#else
+inline constexpr index_t warp_split_tiles = 3072;
+#endif
 
 template <class Op, class Args, class Compare>
 void launch_tile_splits(const Args& args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile,
