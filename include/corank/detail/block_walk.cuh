@@ -50,15 +50,17 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
   Key b_front = Overreads || j < j_end ? Key(b[j]) : Key{};
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
+    // The comparator sees only fronts that are left: a used-up side's front may be the slot
+    // past its window, whose contents are not keys (and a user's comparator may, say, index
+    // a table with them).
     const bool a_left = i < i_end, b_left = j < j_end;
-    const bool b_less = comp(b_front, a_front);
-    const bool b_is_first = b_left && (!a_left || b_less);
-    const bool are_equal = balanced && a_left && b_left && !b_less && !comp(a_front, b_front);
+    const bool b_is_first = b_left && (!a_left || comp(b_front, a_front));
+    const bool are_equal = balanced && a_left && b_left && !b_is_first && !comp(a_front, b_front);
     bool new_key = true;
     if constexpr (sees_run_starts_v<Op>) {
-      const Key& front = b_is_first ? b_front : a_front;
-      new_key = !runs.has_previous || comp(runs.previous, front);
       if (a_left || b_left) {
+        const Key& front = b_is_first ? b_front : a_front;
+        new_key = !runs.has_previous || comp(runs.previous, front);
         runs.has_previous = true;
         runs.previous = front;
       }
