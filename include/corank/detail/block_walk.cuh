@@ -14,7 +14,6 @@ namespace corank::detail {
 template <class Key, int Steps, bool WithValues = true>
 struct thread_outputs {
   static_assert(Steps <= 32, "steps are tracked in 32-bit masks");
-  static constexpr bool with_values = WithValues;
   Key keys[Steps];
   int index[Steps];        // index of step v's element in its side's window
   int partner[Steps];      // B's index at step v: the matched B element for emit::combined
