@@ -86,21 +86,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
   int pending = -1;
   index_t pending_count = 0;
   auto store_pending = [&](int b) {
-    // Warp 0 finds the pending tile's offset; its predecessors published a round ago.
-    if (tid < 32) {
-      const index_t offset = prefix_state.exclusive_prefix(pending, pending_count);
-      if (tid == 0) {
-        shared.pending_offset = offset;
-        if (pending == tiles - 1) *count_out = offset + pending_count;
-      }
-    }
-    __syncthreads();
-    const index_t offset = shared.pending_offset;
-    const int count = int(pending_count);
-    typename storage::buffer& buffer = shared.buffers[b];
-    store_tile<threads, steps>(buffer.keys.data(), args.keys_out + offset, count);
-    if constexpr (with_values) store_tile<threads, steps>(buffer.values.data(), args.values_out + offset, count);
-    if constexpr (Args::paired) store_tile<threads, steps>(buffer.partners.data(), args.partner_out + offset, count);
+    // Its predecessors published a round ago: the look-back seldom waits.
+    const index_t offset =
+        find_tile_offset(prefix_state, pending, pending_count, tiles, count_out, shared.pending_offset);
+    store_tile_outputs<threads, steps>(args, shared.buffers[b], offset, int(pending_count));
     // The copy engine writes this buffer next round: order these reads before that (the
     // barrier at the top of the round completes the order).
     if (bulk) fence_shared_for_copies();

@@ -26,15 +26,13 @@ cudaError_t launch_tiled_merge(const Op& op, const Args& args, Compare comp, cud
   using storage = tile_storage<Policy, typename Args::key_type, typename Args::value_type,
                                Args::with_values>;
   constexpr std::size_t shared_bytes = sizeof(storage);
-  static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
-  auto kernel = tiled_merge_kernel<Policy, Circular, Op, Args, Compare>;
+  constexpr auto kernel = tiled_merge_kernel<Policy, Circular, Op, Args, Compare>;
 
   device_limits limits;
   if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
   if (shared_bytes > std::size_t(limits.max_shared_bytes_per_block)) return cudaErrorInvalidConfiguration;
-  static occupancy_cache occupancy;
   int per_sm = 0;
-  if (const cudaError_t e = occupancy.blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
+  if (const cudaError_t e = cached_blocks_per_sm<kernel, Policy::threads_per_block, shared_bytes>(per_sm);
       e != cudaSuccess)
     return e;
 

@@ -56,11 +56,9 @@ cudaError_t launch_deferred(const Op& op, const Args& args, Compare comp, split<
   using storage = deferred_tile_storage<Policy, typename Args::key_type, typename Args::value_type,
                                         typename Args::partner_type, Args::with_values, Args::paired>;
   constexpr std::size_t shared_bytes = sizeof(storage);
-  static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
-  auto kernel = deferred_tile_kernel<Policy, Op, Args, Compare>;
-  static occupancy_cache occupancy;
+  constexpr auto kernel = deferred_tile_kernel<Policy, Op, Args, Compare>;
   int per_sm = 0;
-  if (const cudaError_t e = occupancy.blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
+  if (const cudaError_t e = cached_blocks_per_sm<kernel, Policy::threads_per_block, shared_bytes>(per_sm);
       e != cudaSuccess)
     return e;
   device_limits limits;
@@ -83,12 +81,10 @@ cudaError_t launch_partitioned(const Op& op, const Args& args, Compare comp, spl
   using storage = set_tile_storage<Policy, typename Args::key_type, typename Args::value_type,
                                    typename Args::partner_type, Args::with_values, Args::paired>;
   constexpr std::size_t shared_bytes = sizeof(storage);
-  static_assert(shared_bytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
-  auto kernel = partitioned_tile_kernel<Policy, Staged, Op, Args, Compare>;
+  constexpr auto kernel = partitioned_tile_kernel<Policy, Staged, Op, Args, Compare>;
   // Only for the shared-memory opt-in: one block per tile, the hardware schedules them.
-  static occupancy_cache occupancy;
   int per_sm = 0;
-  if (const cudaError_t e = occupancy.blocks_per_sm(kernel, Policy::threads_per_block, shared_bytes, per_sm);
+  if (const cudaError_t e = cached_blocks_per_sm<kernel, Policy::threads_per_block, shared_bytes>(per_sm);
       e != cudaSuccess)
     return e;
 

@@ -11,7 +11,7 @@ namespace corank::detail {
 
 // How many blocks of one kernel fit on a multiprocessor, found once per device: the
 // shared-memory opt-in and the occupancy query cost microseconds, which small operations
-// would notice. One cache per kernel instantiation (it is a static of the caller).
+// would notice. One cache per kernel instantiation (see cached_blocks_per_sm).
 class occupancy_cache {
  public:
   template <class Kernel>
@@ -36,5 +36,15 @@ class occupancy_cache {
   static constexpr int max_devices = 64;
   std::array<std::atomic<int>, max_devices> known_{};
 };
+
+// How many blocks of `Kernel` (`Threads` threads, `SharedBytes` of dynamic shared memory)
+// fit on a multiprocessor of the current device, the opt-in to that much shared memory
+// done: asked once per kernel and device.
+template <auto Kernel, int Threads, std::size_t SharedBytes>
+cudaError_t cached_blocks_per_sm(int& blocks) {
+  static_assert(SharedBytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
+  static occupancy_cache cache;
+  return cache.blocks_per_sm(Kernel, Threads, SharedBytes, blocks);
+}
 
 }  // namespace corank::detail

@@ -81,6 +81,32 @@ __device__ __forceinline__ void store_tile(const T* staged, Out out, int count) 
   }
 }
 
+// Copies a tile's staged outputs to position `offset` of the output: the keys, and the
+// values and B's matched values where Args carries them.
+template <int Threads, int Steps, class Args, class Staged>
+__device__ __forceinline__ void store_tile_outputs(const Args& args, Staged& staged, index_t offset, int count) {
+  store_tile<Threads, Steps>(staged.keys.data(), args.keys_out + offset, count);
+  if constexpr (Args::with_values) store_tile<Threads, Steps>(staged.values.data(), args.values_out + offset, count);
+  if constexpr (Args::paired) store_tile<Threads, Steps>(staged.partners.data(), args.partner_out + offset, count);
+}
+
+// Where tile `tile` (of `tiles`, `count` outputs) goes in the output: warp 0 looks back
+// and leaves it in `slot`, and the last tile also writes the output's size to `count_out`.
+// Every thread of the block calls it; the barrier at its end also orders the staged
+// outputs before their store.
+__device__ __forceinline__ index_t find_tile_offset(const tile_prefix_state& prefix_state, int tile, index_t count,
+                                                     int tiles, index_t* count_out, index_t& slot) {
+  if (threadIdx.x < 32) {
+    const index_t offset = prefix_state.exclusive_prefix(tile, count);
+    if (threadIdx.x == 0) {
+      slot = offset;
+      if (tile == tiles - 1) *count_out = offset + count;
+    }
+  }
+  __syncthreads();
+  return slot;
+}
+
 template <class Policy, class Key, class Value, class Partner, bool WithValues, bool Paired>
 struct set_tile_storage {
   static constexpr int threads = Policy::threads_per_block;
@@ -260,22 +286,13 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
         ++rank;
       }
     }
-    if (tid < 32) {
-      if constexpr (known_size) {
-        if (tid == 0) shared.tile_offset = index_t(tile) * Policy::items_per_tile;
-      } else {
-        const index_t offset = prefix_state.exclusive_prefix(tile, tile_count);
-        if (tid == 0) {
-          shared.tile_offset = offset;
-          if (tile == tiles - 1) *count_out = offset + tile_count;
-        }
-      }
+    index_t tile_offset = index_t(tile) * Policy::items_per_tile;
+    if constexpr (known_size) {
+      __syncthreads();  // every output is staged
+    } else {
+      tile_offset = find_tile_offset(prefix_state, tile, tile_count, tiles, count_out, shared.tile_offset);
     }
-    __syncthreads();
-    const index_t tile_offset = shared.tile_offset;
-    store_tile<threads, steps>(shared.keys.data(), args.keys_out + tile_offset, tile_count);
-    if constexpr (with_values) store_tile<threads, steps>(shared.values.data(), args.values_out + tile_offset, tile_count);
-    if constexpr (Args::paired) store_tile<threads, steps>(shared.partners.data(), args.partner_out + tile_offset, tile_count);
+    store_tile_outputs<threads, steps>(args, shared, tile_offset, tile_count);
   }
 }
 
