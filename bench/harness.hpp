@@ -378,6 +378,18 @@ struct timing {
   int runs = 0;
 };
 
+// The median, minimum and maximum of some runs' times (at least one).
+inline timing summarize(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  const std::size_t runs = ms.size();
+  timing result;
+  result.runs = int(runs);
+  result.min_ms = ms.front();
+  result.max_ms = ms.back();
+  result.median_ms = runs % 2 == 1 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
+  return result;
+}
+
 // Enqueues warm-up runs, then timed runs each preceded by an untimed flush, then reads the
 // events once. `run(set)` enqueues one run on ctx.stream using buffer set `set`.
 template <class Run>
@@ -408,13 +420,7 @@ timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run) {
     BENCH_CHECK(cudaEventElapsedTime(&t, ctx.starts[r], ctx.stops[r]));
     ms[r] = t;
   }
-  std::sort(ms.begin(), ms.end());
-  timing result;
-  result.runs = runs;
-  result.min_ms = ms.front();
-  result.max_ms = ms.back();
-  result.median_ms = runs % 2 == 1 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
-  return result;
+  return summarize(std::move(ms));
 }
 
 // The device's copy bandwidth: a large device-to-device copy, read plus write counted.

@@ -1,7 +1,8 @@
-// The merge benchmark: corank's three strategies against CUB, Thrust and a device-to-device
+// The merge benchmark: corank's strategies against CUB, Thrust and a device-to-device
 // copy of the same bytes, in one process, for int32 keys, int64 keys and int32 keys with
-// int32 values, at 2^16 .. 2^28 elements per input. RESULTS.md has the command, NOTES.md
-// the analysis.
+// int32 values, at 2^16 .. 2^28 elements per input (2^10 .. 2^30 can be asked for); on
+// request also the CPU: a sequential merge and corank's CPU backend on every hardware
+// thread (the seeds' evaluation). RESULTS.md has the commands, NOTES.md the analysis.
 //
 // How it measures (DESIGN.md section 8):
 //  - bytes = (m + n) * (key [+ value] size) * 2: the inputs read once, the output written
@@ -17,11 +18,15 @@
 //  - corank and CUB get preallocated temporary storage. Thrust allocates its own
 //    (cudaMalloc/cudaFree) and synchronizes inside every call; that time is part of its
 //    measurement, as it is part of a Thrust user's.
+//  - the CPU rows merge host copies of the same inputs into a preallocated host vector,
+//    timed by the steady clock around each call (threads started inside it included);
+//    their caches are not flushed. Their output is checked against CUB's as well.
 // The timing, flush, device and copy-bandwidth parts are in harness.hpp (shared with
 // set_ops_bench.cu).
 
 #include "harness.hpp"
 
+#include <corank/host/merge.hpp>
 #include <corank/merge.cuh>
 
 #include <cub/device/device_merge.cuh>
@@ -41,13 +46,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <exception>
 #include <fstream>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -59,10 +67,15 @@ using namespace corank_bench;
 // ---------------------------------------------------------------------------------------
 // Options
 
-enum class impl_kind { copy, cub, thrust, naive, tiled, circular, partitioned };
-constexpr impl_kind all_impls[] = {impl_kind::copy,  impl_kind::cub,   impl_kind::thrust,
-                                   impl_kind::naive, impl_kind::tiled, impl_kind::circular,
-                                   impl_kind::partitioned};
+enum class impl_kind { copy, cub, thrust, naive, tiled, circular, partitioned, sequential, cpu };
+constexpr impl_kind all_impls[] = {impl_kind::copy,        impl_kind::cub,        impl_kind::thrust,
+                                   impl_kind::naive,       impl_kind::tiled,      impl_kind::circular,
+                                   impl_kind::partitioned, impl_kind::sequential, impl_kind::cpu};
+// The GPU implementations: the default set.
+constexpr impl_kind gpu_impls[] = {impl_kind::copy,  impl_kind::cub,      impl_kind::thrust,   impl_kind::naive,
+                                   impl_kind::tiled, impl_kind::circular, impl_kind::partitioned};
+
+bool runs_on_host(impl_kind kind) { return kind == impl_kind::sequential || kind == impl_kind::cpu; }
 
 const char* to_string(impl_kind kind) {
   switch (kind) {
@@ -73,20 +86,23 @@ const char* to_string(impl_kind kind) {
     case impl_kind::tiled: return "tiled";
     case impl_kind::circular: return "circular";
     case impl_kind::partitioned: return "partitioned";
+    case impl_kind::sequential: return "sequential";
+    case impl_kind::cpu: return "cpu";
   }
   return "?";
 }
 
 struct options : common_options {
   options() { runs = 50; }
-  std::vector<impl_kind> impls{std::begin(all_impls), std::end(all_impls)};
+  std::vector<impl_kind> impls{std::begin(gpu_impls), std::end(gpu_impls)};
 };
 
 constexpr const char* usage_text = R"(usage: corank_merge_bench [options]
 
-Times a stable merge of two sorted inputs of 2^k elements each: corank (naive, tiled and
-circular strategies, two-phase API), cub::DeviceMerge, thrust::merge[_by_key] and a
-device-to-device copy of the same bytes. Outputs are checked against CUB's.
+Times a stable merge of two sorted inputs of 2^k elements each: corank (naive, tiled,
+circular and partitioned strategies, two-phase API), cub::DeviceMerge, thrust::merge[_by_key]
+and a device-to-device copy of the same bytes; on request also a sequential CPU merge and
+corank's CPU backend (corank::host, every hardware thread). Outputs are checked against CUB's.
 
 options:
   --min-log K       smallest size, 2^K elements per input        (default 16)
@@ -94,10 +110,12 @@ options:
   --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
   --types LIST      comma-separated: i32, i64, i32:i32           (default all three)
                     (also: int32, int64, pairs)
-  --impls LIST      comma-separated: naive, tiled, circular, partitioned, thrust
-                    (copy and cub always run: they are the baselines) (default all)
+  --impls LIST      comma-separated: naive, tiled, circular, partitioned, thrust,
+                    sequential, cpu (copy and cub always run: they are the baselines)
+                    (default: every GPU implementation)
   --runs N          timed runs per measurement; fewer above 2^24:
-                    N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10)
+                    N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10);
+                    CPU rows: at most 2^26 / (elements per input), at least 3
                                                                  (default 50)
   --warmup N        untimed runs before timing                   (default 3)
   --json FILE       also write every result to FILE (rewritten after each size)
@@ -127,6 +145,11 @@ options parse_options(int argc, char** argv) {
 
 // Timed runs for a size (harness.hpp): fewer above 2^24.
 int runs_for(const options& opt, int log) { return runs_for_size(opt.runs, log); }
+
+// Timed runs of a CPU row: a sequential merge of 2^30 + 2^30 takes seconds.
+int host_runs_for(const options& opt, int log) {
+  return log >= 26 ? 3 : std::max(3, std::min(opt.runs, 1 << (26 - log)));
+}
 
 // ---------------------------------------------------------------------------------------
 // Results: the table and the JSON file
@@ -310,6 +333,98 @@ std::string check_reference(const buffer_set<Key, Value>& reference, cudaStream_
   return "OK";
 }
 
+// ---------------------------------------------------------------------------------------
+// The CPU rows
+
+template <class T>
+std::vector<T> copy_to_host(const T* device, index_t count) {
+  std::vector<T> host(std::size_t(count), T{});
+  BENCH_CHECK(cudaMemcpy(host.data(), device, std::size_t(count) * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+// Host copies of a buffer set's inputs and of CUB's output, and room for an output.
+template <class Key, class Value>
+struct host_set {
+  static constexpr bool with_values = buffer_set<Key, Value>::with_values;
+  using value_type = std::conditional_t<with_values, Value, char>;
+  std::vector<Key> a, b, out, reference;
+  std::vector<value_type> a_values, b_values, out_values, reference_values;
+
+  host_set(const buffer_set<Key, Value>& set, const buffer_set<Key, Value>& cub_output)
+      : a(copy_to_host<Key>(set.a_keys(), set.m)),
+        b(copy_to_host<Key>(set.b_keys(), set.n)),
+        out(a.size() + b.size()),
+        reference(copy_to_host<Key>(cub_output.out_keys(), set.m + set.n)) {
+    if constexpr (with_values) {
+      a_values = copy_to_host<Value>(set.a_values(), set.m);
+      b_values = copy_to_host<Value>(set.b_values(), set.n);
+      out_values.resize(out.size());
+      reference_values = copy_to_host<Value>(cub_output.out_values(), set.m + set.n);
+    }
+  }
+};
+
+// The sequential merge the seeds start from: one thread, A first among equal keys.
+template <class Key, class Value>
+void sequential_merge(host_set<Key, Value>& h) {
+  if constexpr (!host_set<Key, Value>::with_values) {
+    std::merge(h.a.begin(), h.a.end(), h.b.begin(), h.b.end(), h.out.begin());
+  } else {
+    std::size_t i = 0, j = 0, k = 0;
+    const std::size_t m = h.a.size(), n = h.b.size();
+    while (i < m && j < n) {
+      const bool take_b = h.b[j] < h.a[i];
+      h.out[k] = take_b ? h.b[j] : h.a[i];
+      h.out_values[k++] = take_b ? h.b_values[j++] : h.a_values[i++];
+    }
+    for (; i < m; ++i, ++k) h.out[k] = h.a[i], h.out_values[k] = h.a_values[i];
+    for (; j < n; ++j, ++k) h.out[k] = h.b[j], h.out_values[k] = h.b_values[j];
+  }
+}
+
+template <class Key, class Value>
+void host_merge(impl_kind kind, host_set<Key, Value>& h) {
+  if (kind == impl_kind::sequential) return sequential_merge(h);
+  if constexpr (host_set<Key, Value>::with_values) {
+    corank::host::merge_by_key(h.a.data(), h.a.data() + h.a.size(), h.b.data(), h.b.data() + h.b.size(),
+                               h.a_values.data(), h.b_values.data(), h.out.data(), h.out_values.data());
+  } else {
+    corank::host::merge(h.a.data(), h.a.data() + h.a.size(), h.b.data(), h.b.data() + h.b.size(), h.out.data());
+  }
+}
+
+// "OK", or where the host output differs from CUB's.
+template <class Key, class Value>
+std::string compare_with_reference(const host_set<Key, Value>& h) {
+  const auto key = std::mismatch(h.out.begin(), h.out.end(), h.reference.begin());
+  if (key.first != h.out.end()) {
+    const auto at = key.first - h.out.begin();
+    return fmt::format("FAIL: key {} of {} is {}, CUB has {}", at, h.out.size(), *key.first, *key.second);
+  }
+  if constexpr (host_set<Key, Value>::with_values) {
+    const auto value = std::mismatch(h.out_values.begin(), h.out_values.end(), h.reference_values.begin());
+    if (value.first != h.out_values.end()) {
+      const auto at = value.first - h.out_values.begin();
+      return fmt::format("FAIL: value {} of {} is {}, CUB has {}", at, h.out.size(), *value.first, *value.second);
+    }
+  }
+  return "OK";
+}
+
+// Times `run()` by the steady clock: warm-up runs, then the timed ones.
+template <class Run>
+timing measure_host(int warmup, int runs, Run&& run) {
+  for (int w = 0; w < warmup; ++w) run();
+  std::vector<double> ms;
+  for (int r = 0; r < runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return summarize(std::move(ms));
+}
+
 template <class Key, class Value>
 void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, report& rep) {
   using set_type = buffer_set<Key, Value>;
@@ -410,6 +525,7 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
   }
 
   // Measures one implementation: verify once (output poisoned first), then time.
+  std::unique_ptr<host_set<Key, Value>> host;  // made for the first CPU row
   auto measure_impl = [&](impl_kind impl) {
     result_row row;
     row.type = type;
@@ -418,20 +534,30 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
     row.impl = to_string(impl);
     auto run = [&](int s) { enqueue(impl, buffers[std::size_t(s)], temp, ctx.stream); };
     try {
-      if (impl == impl_kind::copy) {
-        row.check = "-";
+      if (runs_on_host(impl)) {
+        if (!host) host = std::make_unique<host_set<Key, Value>>(buffers[0], *reference);
+        std::fill(host->out.begin(), host->out.end(), Key(0x5a5a5a5a));
+        host_merge(impl, *host);  // also the warm-up
+        row.check = compare_with_reference(*host);
+        row.time = measure_host(0, host_runs_for(opt, log), [&] { host_merge(impl, *host); });
       } else {
-        BENCH_CHECK(cudaMemsetAsync(buffers[0].output.get(), 0x5a, block, ctx.stream));
-        run(0);
-        BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
-        row.check = impl == impl_kind::cub && reference_check != "OK"
-                        ? reference_check
-                        : compare_with_reference(buffers[0], *reference, ctx.stream);
+        if (impl == impl_kind::copy) {
+          row.check = "-";
+        } else {
+          BENCH_CHECK(cudaMemsetAsync(buffers[0].output.get(), 0x5a, block, ctx.stream));
+          run(0);
+          BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+          row.check = impl == impl_kind::cub && reference_check != "OK"
+                          ? reference_check
+                          : compare_with_reference(buffers[0], *reference, ctx.stream);
+        }
+        row.time = measure(ctx, sets, opt.warmup, runs, run);
       }
-      row.time = measure(ctx, sets, opt.warmup, runs, run);
       row.gbps = bytes_moved / (row.time.median_ms * 1e6);
     } catch (const device_memory_exhausted& e) {
       row.check = fmt::format("FAIL: out of memory: {}", e.what());
+    } catch (const std::bad_alloc&) {
+      row.check = "FAIL: out of host memory";
     } catch (const std::exception& e) {
       row.check = fmt::format("FAIL: {}", e.what());
       cudaGetLastError();
@@ -480,8 +606,10 @@ int run_bench(const options& opt) {
       "         input + output fit in 2x L2. GB/s = (m + n) x (key [+ value] bytes) x 2 / time. % copy = copy time\n"
       "         / time, for a copy of the same bytes. vs CUB = CUB time / time (above 1: faster than CUB).\n"
       "         corank (two-phase API) and CUB use preallocated temporary storage; Thrust allocates its own and\n"
-      "         synchronizes inside each call, which is in its time. Outputs checked against CUB once per size.\n\n",
-      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0));
+      "         synchronizes inside each call, which is in its time. Outputs checked against CUB once per size.\n"
+      "         CPU rows (sequential, cpu): host copies of the inputs, steady-clock time of each call, caches\n"
+      "         not flushed; cpu = corank::host on {} hardware threads.\n\n",
+      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0), std::thread::hardware_concurrency());
   std::fflush(stdout);
 
   for (case_kind kind : opt.types) {

@@ -10,23 +10,35 @@ namespace corank {
 
 // Which kernel runs an operation. All strategies give identical results.
 enum class strategy : unsigned char {
-  naive,    // each thread finds its co-rank in global memory and walks global memory
-  tiled,    // a block streams tiles through one shared-memory buffer, reloading it whole
-            // (loads up to 2T elements to produce T outputs)
+  automatic,  // the default: the strategy measured fastest for the operation and its size
+              // (see automatic_naive_merge_max)
+  naive,      // each thread finds its co-rank in global memory and walks global memory
+  tiled,      // a block streams tiles through one shared-memory buffer, reloading it whole
+              // (loads up to 2T elements to produce T outputs)
   circular,    // a block streams tiles through ring buffers, loading only what the last
                // tile consumed (T loads for T outputs)
   partitioned  // one tile per block: a first pass finds every tile's input windows by
-               // co-rank, then each block loads exactly its windows (T loads for T outputs);
-               // the default
+               // co-rank, then each block loads exactly its windows (T loads for T outputs)
 };
 
-// Measured on an H200 (bench/RESULTS.md): partitioned is the fastest strategy from 2^20
-// elements per input up, for every key and value type measured. At 2^16, where one launch
-// dominates, naive (a single kernel) is faster.
-inline constexpr strategy default_strategy = strategy::partitioned;
+// strategy::automatic runs a merge of at most this many elements (both inputs together)
+// naive, a single kernel, and everything else partitioned. Measured on an H100
+// (bench/RESULTS.md, the seeds' evaluation): partitioned is the fastest strategy from 2^18
+// elements per input up, for every key and value type; below, where launches rather than
+// bytes set the time, naive's one kernel beats partitioned's two.
+inline constexpr index_t automatic_naive_merge_max = index_t(1) << 17;
+inline constexpr strategy default_strategy = strategy::automatic;
+
+// The strategy a merge of m + n elements runs under `kind`.
+constexpr strategy merge_strategy_for(strategy kind, index_t m, index_t n) {
+  if (kind != strategy::automatic) return kind;
+  const bool small = m >= 0 && n >= 0 && m <= automatic_naive_merge_max && n <= automatic_naive_merge_max - m;
+  return small ? strategy::naive : strategy::partitioned;
+}
 
 inline const char* to_string(strategy s) {
   switch (s) {
+    case strategy::automatic: return "automatic";
     case strategy::naive: return "naive";
     case strategy::tiled: return "tiled";
     case strategy::circular: return "circular";

@@ -33,8 +33,8 @@ options:
   --type int32|int64    key type (default int32)
   --device auto|gpu|cpu where to merge (default auto: the GPU if CUDA finds one, else
                         the CPU backend)
-  --strategy naive|tiled|circular
-                        the GPU kernel (default circular)
+  --strategy automatic|naive|tiled|circular|partitioned
+                        the GPU kernel (default automatic)
   --seed S              seed of the keys (default 1); the same seed gives the same
                         columns on the GPU and on the CPU
   --runs R              timed runs, median reported, after one warm-up (default 5)
@@ -64,10 +64,13 @@ demo_options parse_demo_options(int argc, char** argv, bool& help) {
       const std::string device = parse_choice(args.name(), args.value(), {"auto", "gpu", "cpu"});
       options.device = device == "gpu" ? demo_device::gpu : device == "cpu" ? demo_device::cpu : demo_device::automatic;
     } else if (args.is("--strategy")) {
-      const std::string name = parse_choice(args.name(), args.value(), {"naive", "tiled", "circular"});
-      options.strategy = name == "naive" ? corank::strategy::naive
-                         : name == "tiled" ? corank::strategy::tiled
-                                           : corank::strategy::circular;
+      const std::string name =
+          parse_choice(args.name(), args.value(), {"automatic", "naive", "tiled", "circular", "partitioned"});
+      options.strategy = name == "naive"         ? corank::strategy::naive
+                         : name == "tiled"       ? corank::strategy::tiled
+                         : name == "circular"    ? corank::strategy::circular
+                         : name == "partitioned" ? corank::strategy::partitioned
+                                                 : corank::strategy::automatic;
       options.strategy_given = true;
     } else if (args.is("--seed")) {
       options.seed = parse_unsigned(args.name(), args.value());

@@ -687,6 +687,31 @@ TEST(CliHelp, EveryCommandHasHelpWithItsExitStatuses) {
   }
 }
 
+// Runs `corank ARGS 2>&1`: the exit status, and what it printed.
+std::pair<int, std::string> run_cli(const std::string& args) {
+  const std::string command = quoted(CORANK_CLI_PATH) + " " + args + " 2>&1";
+  std::FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::string output;
+  char buffer[4096];
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, got);
+  const int raw = pclose(pipe);
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, output};
+}
+
+TEST(CliDemo, EveryStrategyByName) {
+  const auto [status, output] = run_cli("demo --n 1000 --strategy fastest");
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(output.find("'fastest' is not one of automatic|naive|tiled|circular|partitioned"), std::string::npos)
+      << output;
+  if (!corank::test::gpu_available()) GTEST_SKIP() << "no GPU: the strategies themselves were not run";
+  for (const char* name : {"automatic", "naive", "tiled", "circular", "partitioned"}) {
+    const auto [status, output] = run_cli(std::string("demo --n 300000 --runs 1 --device gpu --strategy ") + name);
+    EXPECT_EQ(status, 0) << output;
+    EXPECT_NE(output.find(std::string("corank::merge (") + name + ")"), std::string::npos) << output;
+  }
+}
+
 TEST(CliDevice, GpuWithoutAGpuFailsWithAdvice) {
   if (corank::test::gpu_available()) GTEST_SKIP() << "a GPU is present";
   std::string pattern = (fs::temp_directory_path() / "corank_cli_test_XXXXXX").string();

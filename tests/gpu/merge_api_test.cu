@@ -38,7 +38,8 @@ using namespace corank::test;
 using corank::index_t;
 using corank::strategy;
 
-constexpr strategy all_strategies[] = {strategy::naive, strategy::tiled, strategy::circular, strategy::partitioned};
+constexpr strategy all_strategies[] = {strategy::automatic, strategy::naive, strategy::tiled, strategy::circular,
+                                        strategy::partitioned};
 constexpr std::size_t int_tile = corank::merge_keys_policy<int>::items_per_tile;
 
 std::vector<int> sorted_ints(std::mt19937_64& rng, std::size_t n, int range = 1 << 20) {
@@ -75,6 +76,16 @@ TEST_F(GpuTwoPhase, QueryReturnsBytesAndLaunchesNothing) {
   EXPECT_EQ(cudaSuccess, corank::device::merge_by_key(nullptr, pair_bytes, s.a.data(), s.va.data(), 5, s.b.data(),
                                                       s.vb.data(), 3, s.keys.first(), s.values.first()));
   EXPECT_GT(pair_bytes, 0u);
+  // The default strategy's answer covers every strategy (this merge is small enough that
+  // automatic runs naive, which needs less than partitioned).
+  for (strategy kind : all_strategies) {
+    SCOPED_TRACE(corank::to_string(kind));
+    std::size_t kind_bytes = 0;
+    EXPECT_EQ(cudaSuccess, corank::device::merge(nullptr, kind_bytes, s.a.data(), 5, s.b.data(), 3, s.keys.first(),
+                                                 corank::less{}, nullptr, kind));
+    EXPECT_LE(kind_bytes, bytes);
+    if (kind == strategy::partitioned) EXPECT_EQ(kind_bytes, bytes);
+  }
   CORANK_ASSERT_DEVICE_OK();
   EXPECT_TRUE(s.keys.untouched());
   EXPECT_TRUE(s.values.untouched());

@@ -8,8 +8,8 @@
 namespace corank::test {
 
 inline std::vector<corank::strategy> every_strategy() {
-  return {corank::strategy::naive, corank::strategy::tiled, corank::strategy::circular,
-          corank::strategy::partitioned};
+  return {corank::strategy::automatic, corank::strategy::naive, corank::strategy::tiled,
+          corank::strategy::circular, corank::strategy::partitioned};
 }
 
 }  // namespace corank::test

@@ -64,7 +64,11 @@ cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, 
   static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
   static_assert(Op::output_size_is_input_size, "dispatch_merge runs ops whose output size is m + n");
   static_assert(!sees_run_starts_v<Op>, "run-aware ops run on the data-dependent kernels (operation.cuh)");
-  if (kind == strategy::partitioned) {
+  // A query under strategy::automatic answers for partitioned, whichever it will run: the
+  // most any strategy needs, so that one query serves every strategy.
+  const bool automatic_query = kind == strategy::automatic && temp_storage == nullptr;
+  kind = merge_strategy_for(kind, args.size_a, args.size_b);
+  if (kind == strategy::partitioned || automatic_query) {
     return dispatch_partitioned(temp_storage, temp_storage_bytes, op, set_args<Args, unused>{args, {}}, nullptr,
                                 comp, stream, kind);
   }
@@ -84,6 +88,7 @@ cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, 
     case strategy::tiled: return launch_tiled_merge<policy, false>(op, args, comp, stream);
     case strategy::circular: return launch_tiled_merge<policy, true>(op, args, comp, stream);
     case strategy::partitioned: break;  // dispatched above
+    case strategy::automatic: break;    // resolved above
   }
   return cudaErrorInvalidValue;
 }

@@ -142,6 +142,7 @@ cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_b
   if (kind == strategy::naive) {
     return launch_partitioned<policy, false>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
   }
+  // strategy::automatic runs the staged kernels: measured faster than naive at every size.
   // The streaming kernels of strategy::tiled and ::circular need a block's outputs to
   // start where its predecessor's end, which a data-dependent size tells only after the
   // fact: those strategies run this staged kernel for data-dependent ops.

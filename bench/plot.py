@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Plots a benchmark's JSON (corank_merge_bench or corank_set_ops_bench --json FILE) as a PNG:
+GB/s against elements per input, one line per implementation, one panel per operation,
+key type and input shape. Needs matplotlib (pip install matplotlib).
+
+    bench/plot.py bench/results/h100-merge.json bench/results/h100-merge.png
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections import defaultdict
+
+# One style per implementation, the same in every plot; the baselines are dashed.
+STYLES = {
+    "copy": dict(color="black", linestyle=":", marker=""),
+    "cub": dict(color="tab:red", linestyle="--", marker="s"),
+    "thrust": dict(color="tab:orange", linestyle="--", marker="^"),
+    "naive": dict(color="tab:olive", linestyle="-", marker="x"),
+    "tiled": dict(color="tab:cyan", linestyle="-", marker="+"),
+    "circular": dict(color="tab:purple", linestyle="-", marker="d"),
+    "partitioned": dict(color="tab:blue", linestyle="-", marker="o"),
+    "sequential": dict(color="tab:brown", linestyle="-.", marker="v"),
+    "cpu": dict(color="tab:green", linestyle="-.", marker="*"),
+}
+
+
+def panel_key(row):
+    """The panel a result belongs to: (operation, input shape, type); merge has neither of the first two."""
+    return (row.get("op", "merge"), row.get("overlap", ""), row["type"])
+
+
+def size_label(log2):
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if log2 >= shift:
+            return f"{2 ** (log2 - shift)}{unit}"
+    return str(2**log2)
+
+
+def plot(data, out_path, title):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = defaultdict(lambda: defaultdict(list))
+    for row in data["results"]:
+        if row.get("check", "").startswith("FAIL") or row["median_ms"] <= 0:
+            continue
+        panels[panel_key(row)][row["impl"]].append((row["log2_elements_per_input"], row["gbps"]))
+    if not panels:
+        sys.exit("plot.py: no results to plot in the JSON")
+
+    keys = sorted(panels)
+    ops = sorted({k[0] for k in keys}, key=[k[0] for k in keys].index)
+    rows_of = sorted({k[1:] for k in keys}, key=[k[1:] for k in keys].index)
+    columns = len(ops) if len(ops) > 1 else min(3, len(rows_of))
+    rows = math.ceil(len(keys) / columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 3.4 * rows), squeeze=False)
+    for axis in axes.flat:
+        axis.set_visible(False)
+    for index, key in enumerate(keys):
+        op, overlap, type_name = key
+        if len(ops) > 1:
+            axis = axes[rows_of.index(key[1:])][ops.index(op)]
+        else:
+            axis = axes.flat[index]
+        axis.set_visible(True)
+        logs = set()
+        for impl, points in panels[key].items():
+            points.sort()
+            logs.update(p[0] for p in points)
+            style = STYLES.get(impl, dict(linestyle="-", marker="."))
+            axis.plot([p[0] for p in points], [p[1] for p in points], label=impl, markersize=4, **style)
+        ticks = sorted(logs)
+        step = max(1, math.ceil(len(ticks) / 7))
+        axis.set_xticks(ticks[::step], [size_label(t) for t in ticks[::step]])
+        axis.set_yscale("log")
+        axis.grid(True, which="both", alpha=0.3)
+        axis.set_title(" ".join(p for p in (op, overlap, type_name) if p), fontsize=10)
+        axis.set_xlabel("elements per input", fontsize=8)
+        axis.set_ylabel("GB/s (read + written)", fontsize=8)
+        axis.tick_params(labelsize=7)
+    handles, labels = {}, {}
+    for axis in axes.flat:
+        for h, l in zip(*axis.get_legend_handles_labels()):
+            handles.setdefault(l, h)
+    order = [name for name in STYLES if name in handles] + [name for name in handles if name not in STYLES]
+    figure.legend([handles[n] for n in order], order, loc="lower center", ncol=len(order), fontsize=9)
+    figure.suptitle(title or f"{data['device']}, {data['date']}", fontsize=11)
+    figure.tight_layout(rect=(0, 0.05, 1, 0.97))
+    # Written beside the target, then renamed: a failed run leaves no partial PNG.
+    temporary = f"{out_path}.partial"
+    try:
+        figure.savefig(temporary, dpi=110, format="png")
+        os.replace(temporary, out_path)
+    except OSError as e:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        sys.exit(f"plot.py: cannot write {out_path}: {e}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("json", help="the benchmark's --json output")
+    parser.add_argument("png", help="the plot to write")
+    parser.add_argument("--title", default="", help="the figure's title (default: device and date)")
+    args = parser.parse_args()
+    try:
+        with open(args.json) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"plot.py: cannot read {args.json}: {e}")
+    plot(data, args.png, args.title)
+
+
+if __name__ == "__main__":
+    main()
