@@ -11,7 +11,7 @@ namespace corank {
 // Which kernel runs an operation. All strategies give identical results.
 enum class strategy : unsigned char {
   automatic,  // the default: the strategy measured fastest for the operation and its size
-              // (see automatic_naive_merge_max)
+              // (see merge_strategy_for)
   naive,      // each thread finds its co-rank in global memory and walks global memory
   tiled,      // a block streams tiles through one shared-memory buffer, reloading it whole
               // (loads up to 2T elements to produce T outputs)
@@ -23,16 +23,18 @@ enum class strategy : unsigned char {
 
 // strategy::automatic runs a merge of at most this many elements (both inputs together)
 // naive, a single kernel, and everything else partitioned. Measured on an H100
-// (bench/RESULTS.md, the seeds' evaluation): partitioned is the fastest strategy from 2^18
-// elements per input up, for every key and value type; below, where launches rather than
-// bytes set the time, naive's one kernel beats partitioned's two.
-inline constexpr index_t automatic_naive_merge_max = index_t(1) << 17;
+// (bench/RESULTS.md, "Naive or partitioned"): below, where launches rather than bytes set
+// the time, naive's one kernel beats partitioned's two; int32 and int64 keys up to 2^17
+// elements per input, int32 pairs up to 2^16.
+inline constexpr index_t automatic_naive_merge_max_keys = index_t(1) << 18;
+inline constexpr index_t automatic_naive_merge_max_pairs = index_t(1) << 17;
 inline constexpr strategy default_strategy = strategy::automatic;
 
-// The strategy a merge of m + n elements runs under `kind`.
-constexpr strategy merge_strategy_for(strategy kind, index_t m, index_t n) {
+// The strategy a merge of m + n elements (with values or not) runs under `kind`.
+constexpr strategy merge_strategy_for(strategy kind, index_t m, index_t n, bool with_values) {
   if (kind != strategy::automatic) return kind;
-  const bool small = m >= 0 && n >= 0 && m <= automatic_naive_merge_max && n <= automatic_naive_merge_max - m;
+  const index_t most = with_values ? automatic_naive_merge_max_pairs : automatic_naive_merge_max_keys;
+  const bool small = m >= 0 && n >= 0 && m <= most && n <= most - m;
   return small ? strategy::naive : strategy::partitioned;
 }
 
@@ -92,6 +94,25 @@ using merge_pairs_policy = merge_policy_sm90<int(sizeof(Key)), int(sizeof(Value)
 template <class Key>
 using merge_keys_policy = merge_policy_sm90<int(sizeof(Key)), 0>;
 
+// strategy::partitioned merges in bigger tiles than the streaming kernels: 256 threads of
+// at most 23 items. Each tile boundary costs a search over both inputs in global memory
+// (the tile splits); at 2^28 int32 keys per input, 128 x 31 tiles spent 205 us of 1.64 ms
+// on them, and 256 x 23 tiles ran the whole merge 5% faster, int64 keys and int32 pairs
+// 8-11% faster (bench/NOTES.md 26). CORANK_TUNE_THREADS / CORANK_TUNE_ITEMS override it
+// as they override merge_policy_sm90.
+template <class Policy>
+struct partitioned_merge_policy : Policy {
+#if defined(CORANK_TUNE_THREADS) && defined(CORANK_TUNE_ITEMS)
+  static constexpr int threads_per_block = Policy::threads_per_block;
+  static constexpr int items_per_thread = Policy::items_per_thread;
+#else
+  static constexpr int threads_per_block = 256;
+  static constexpr int items_per_thread = Policy::items_per_thread < 23 ? Policy::items_per_thread : 23;
+#endif
+  static constexpr int items_per_tile = threads_per_block * items_per_thread;
+  static constexpr int min_blocks_per_sm = std::max(1, 65536 / (threads_per_block * Policy::registers_per_thread));
+};
+
 }  // namespace corank
 
 namespace corank {
@@ -101,5 +122,11 @@ template <class Key>
 using set_keys_policy = set_operation_policy<merge_keys_policy<Key>>;
 template <class Key, class Value>
 using set_pairs_policy = set_operation_policy<merge_pairs_policy<Key, Value>>;
+
+// The tiles of merges under strategy::partitioned, for tests and tuning.
+template <class Key>
+using partitioned_merge_keys_policy = partitioned_merge_policy<merge_keys_policy<Key>>;
+template <class Key, class Value>
+using partitioned_merge_pairs_policy = partitioned_merge_policy<merge_pairs_policy<Key, Value>>;
 
 }  // namespace corank

@@ -118,6 +118,15 @@ TYPED_TEST(GpuMerge, TileEdgeSizes) {
   merge_keys_over<K>(edge_sizes(tile), tile, rng);
 }
 
+// strategy::partitioned cuts the path into tiles of its own size.
+TYPED_TEST(GpuMerge, PartitionedTileEdgeSizes) {
+  using K = TypeParam;
+  constexpr std::size_t tile = corank::partitioned_merge_keys_policy<K>::items_per_tile;
+  static_assert(tile != corank::merge_keys_policy<K>::items_per_tile);
+  std::mt19937_64 rng = make_rng();
+  merge_keys_over<K>(edge_sizes(tile), tile, rng);
+}
+
 TYPED_TEST(GpuMerge, SeveralTilesAndBlocks) {
   using K = TypeParam;
   constexpr std::size_t tile = corank::merge_keys_policy<K>::items_per_tile;
@@ -128,6 +137,13 @@ TYPED_TEST(GpuMerge, SeveralTilesAndBlocks) {
 TYPED_TEST(GpuMerge, ByKeyStableTileEdgeSizes) {
   using K = TypeParam;
   constexpr std::size_t tile = corank::merge_pairs_policy<K, std::uint64_t>::items_per_tile;
+  std::mt19937_64 rng = make_rng();
+  merge_pairs_over<K>(edge_sizes(tile), tile, rng);
+}
+
+TYPED_TEST(GpuMerge, ByKeyStablePartitionedTileEdgeSizes) {
+  using K = TypeParam;
+  constexpr std::size_t tile = corank::partitioned_merge_pairs_policy<K, std::uint64_t>::items_per_tile;
   std::mt19937_64 rng = make_rng();
   merge_pairs_over<K>(edge_sizes(tile), tile, rng);
 }

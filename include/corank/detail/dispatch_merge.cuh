@@ -67,7 +67,7 @@ cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, 
   // A query under strategy::automatic answers for partitioned, whichever it will run: the
   // most any strategy needs, so that one query serves every strategy.
   const bool automatic_query = kind == strategy::automatic && temp_storage == nullptr;
-  kind = merge_strategy_for(kind, args.size_a, args.size_b);
+  kind = merge_strategy_for(kind, args.size_a, args.size_b, Args::with_values);
   if (kind == strategy::partitioned || automatic_query) {
     return dispatch_partitioned(temp_storage, temp_storage_bytes, op, set_args<Args, unused>{args, {}}, nullptr,
                                 comp, stream, kind);

@@ -117,7 +117,7 @@ cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_b
                                           merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
                                           merge_keys_policy<typename Args::key_type>>;
   using policy = std::conditional_t<Op::partition == partitioning::balanced_path,
-                                    set_operation_policy<merge_policy>, merge_policy>;
+                                    set_operation_policy<merge_policy>, partitioned_merge_policy<merge_policy>>;
   if (args.size_a < 0 || args.size_b < 0 || args.size_a > std::numeric_limits<index_t>::max() - args.size_b)
     return cudaErrorInvalidValue;
   const index_t total = args.size_a + args.size_b;
