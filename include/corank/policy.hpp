@@ -95,20 +95,22 @@ template <class Key>
 using merge_keys_policy = merge_policy_sm90<int(sizeof(Key)), 0>;
 
 // strategy::partitioned merges in bigger tiles than the streaming kernels: 256 threads of
-// at most 23 items. Each tile boundary costs a search over both inputs in global memory
+// at most 29 items. Each tile boundary costs a search over both inputs in global memory
 // (the tile splits); at 2^28 int32 keys per input, 128 x 31 tiles spent 205 us of 1.64 ms
-// on them, and 256 x 23 tiles ran the whole merge 5% faster, int64 keys and int32 pairs
-// 8-11% faster (bench/NOTES.md 26). CORANK_TUNE_THREADS / CORANK_TUNE_ITEMS override it
-// as they override merge_policy_sm90.
+// on them. Measured on the H100 (bench/NOTES.md 26): 256 x 29 int32 keys and 256 x 23
+// int64 keys and int32 pairs ran 5-11% faster at 2^28 than 128-thread tiles, as fast at
+// 2^24. CORANK_TUNE_PARTITIONED_THREADS / _ITEMS override it (bench/sweep.sh --partitioned);
+// items never exceed the streaming kernels' for the type.
 template <class Policy>
 struct partitioned_merge_policy : Policy {
-#if defined(CORANK_TUNE_THREADS) && defined(CORANK_TUNE_ITEMS)
-  static constexpr int threads_per_block = Policy::threads_per_block;
-  static constexpr int items_per_thread = Policy::items_per_thread;
+#if defined(CORANK_TUNE_PARTITIONED_THREADS) && defined(CORANK_TUNE_PARTITIONED_ITEMS)
+  static constexpr int threads_per_block = CORANK_TUNE_PARTITIONED_THREADS;
+  static constexpr int most_items = CORANK_TUNE_PARTITIONED_ITEMS;
 #else
   static constexpr int threads_per_block = 256;
-  static constexpr int items_per_thread = Policy::items_per_thread < 23 ? Policy::items_per_thread : 23;
+  static constexpr int most_items = 29;
 #endif
+  static constexpr int items_per_thread = std::min(Policy::items_per_thread, most_items);
   static constexpr int items_per_tile = threads_per_block * items_per_thread;
   static constexpr int min_blocks_per_sm = std::max(1, 65536 / (threads_per_block * Policy::registers_per_thread));
 };
