@@ -58,7 +58,8 @@ def plot(data, out_path, title):
     rows_of = sorted({k[1:] for k in keys}, key=[k[1:] for k in keys].index)
     columns = len(ops) if len(ops) > 1 else min(3, len(rows_of))
     rows = math.ceil(len(keys) / columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 3.4 * rows), squeeze=False)
+    width = max(4.6 * columns, 9.0)
+    figure, axes = plt.subplots(rows, columns, figsize=(width, 3.4 * rows + (1.6 if rows == 1 else 0)), squeeze=False)
     for axis in axes.flat:
         axis.set_visible(False)
     for index, key in enumerate(keys):
@@ -88,9 +89,12 @@ def plot(data, out_path, title):
         for h, l in zip(*axis.get_legend_handles_labels()):
             handles.setdefault(l, h)
     order = [name for name in STYLES if name in handles] + [name for name in handles if name not in STYLES]
-    figure.legend([handles[n] for n in order], order, loc="lower center", ncol=len(order), fontsize=9)
+    columns_of_legend = min(len(order), max(3, int(width / 1.4)))
+    legend_rows = math.ceil(len(order) / columns_of_legend)
+    figure.legend([handles[n] for n in order], order, loc="lower center", ncol=columns_of_legend, fontsize=9)
     figure.suptitle(title or f"{data['device']}, {data['date']}", fontsize=11)
-    figure.tight_layout(rect=(0, 0.05, 1, 0.97))
+    bottom = (0.035 * legend_rows + 0.01) * (3.4 * 6) / figure.get_figheight()
+    figure.tight_layout(rect=(0, min(bottom, 0.25), 1, 0.95))
     # Written beside the target, then renamed: a failed run leaves no partial PNG.
     temporary = f"{out_path}.partial"
     try:
