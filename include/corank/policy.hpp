@@ -98,7 +98,7 @@ using merge_keys_policy = merge_policy_sm90<int(sizeof(Key)), 0>;
 // at most 29 items. Each tile boundary costs a search over both inputs in global memory
 // (the tile splits); at 2^28 int32 keys per input, 128 x 31 tiles spent 205 us of 1.64 ms
 // on them. Measured on the H100 (bench/NOTES.md 26): 256 x 29 int32 keys and 256 x 23
-// int64 keys and int32 pairs ran 5-11% faster at 2^28 than 128-thread tiles, as fast at
+// int64 keys and int32 pairs ran 7-11% faster at 2^28 than 128-thread tiles, as fast at
 // 2^24. CORANK_TUNE_PARTITIONED_THREADS / _ITEMS override it (bench/sweep.sh --partitioned);
 // items never exceed the streaming kernels' for the type.
 template <class Policy>
