@@ -53,8 +53,7 @@ template <class Policy, class Op, class Args, class Compare>
 cudaError_t launch_deferred(const Op& op, const Args& args, Compare comp, split<index_t>* splits,
                             unsigned long long* prefix_words, index_t tiles, index_t* count_out,
                             cudaStream_t stream) {
-  using storage = deferred_tile_storage<Policy, typename Args::key_type, typename Args::value_type,
-                                        typename Args::partner_type, Args::with_values, Args::paired>;
+  using storage = deferred_storage_for<Policy, Op, Args>;
   constexpr std::size_t shared_bytes = sizeof(storage);
   constexpr auto kernel = deferred_tile_kernel<Policy, Op, Args, Compare>;
   int per_sm = 0;
