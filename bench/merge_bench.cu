@@ -77,6 +77,21 @@ constexpr impl_kind gpu_impls[] = {impl_kind::copy,  impl_kind::cub,      impl_k
 
 bool runs_on_host(impl_kind kind) { return kind == impl_kind::sequential || kind == impl_kind::cpu; }
 
+// The inputs' shape. uniform: keys over the whole range of the type, m = n. duplicates:
+// 1024 distinct keys, so each key's run in each input is 2^k / 1024 long (longer than a
+// tile from 2^23). skewed: keys as uniform, but B has m / 64 elements.
+enum class input_shape { uniform, duplicates, skewed };
+constexpr input_shape all_shapes[] = {input_shape::uniform, input_shape::duplicates, input_shape::skewed};
+
+const char* to_string(input_shape shape) {
+  switch (shape) {
+    case input_shape::uniform: return "uniform";
+    case input_shape::duplicates: return "duplicates";
+    case input_shape::skewed: return "skewed";
+  }
+  return "?";
+}
+
 const char* to_string(impl_kind kind) {
   switch (kind) {
     case impl_kind::copy: return "copy";
@@ -95,6 +110,7 @@ const char* to_string(impl_kind kind) {
 struct options : common_options {
   options() { runs = 50; }
   std::vector<impl_kind> impls{std::begin(gpu_impls), std::end(gpu_impls)};
+  std::vector<input_shape> shapes{input_shape::uniform};
 };
 
 constexpr const char* usage_text = R"(usage: corank_merge_bench [options]
@@ -113,6 +129,9 @@ options:
   --impls LIST      comma-separated: naive, tiled, circular, partitioned, thrust,
                     sequential, cpu (copy and cub always run: they are the baselines)
                     (default: every GPU implementation)
+  --shapes LIST     comma-separated: uniform (m = n, keys over the type's range),
+                    duplicates (1024 distinct keys), skewed (n = m / 64)
+                                                                 (default uniform)
   --runs N          timed runs per measurement; fewer above 2^24:
                     N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10);
                     CPU rows: at most 2^26 / (elements per input), at least 3
@@ -125,6 +144,22 @@ options:
 options parse_options(int argc, char** argv) {
   options opt;
   parse_command_line(argc, argv, usage_text, 32, opt, [&](const std::string& flag, auto next) {
+    if (flag == "--shapes") {
+      std::vector<input_shape> chosen;
+      for (const std::string& name : split_commas(next())) {
+        bool known = false;
+        for (input_shape shape : all_shapes) {
+          if (name == to_string(shape)) {
+            known = true;
+            chosen.push_back(shape);
+          }
+        }
+        if (!known) throw usage_error(fmt::format("--shapes: unknown shape '{}'", name));
+      }
+      if (chosen.empty()) throw usage_error("--shapes: empty list");
+      opt.shapes = in_order(chosen, all_shapes);
+      return true;
+    }
     if (flag != "--impls") return false;
     std::vector<impl_kind> chosen{impl_kind::copy, impl_kind::cub};  // the baselines always run
     for (const std::string& name : split_commas(next())) {
@@ -156,8 +191,10 @@ int host_runs_for(const options& opt, int log) {
 
 struct result_row {
   std::string type;
+  std::string shape;
   int log = 0;
-  index_t elements_per_input = 0;
+  index_t elements_per_input = 0;  // m
+  index_t elements_b = 0;          // n
   std::string impl;
   timing time;
   double gbps = 0;
@@ -168,6 +205,7 @@ struct result_row {
 
 struct skipped_case {
   std::string type;
+  std::string shape;
   int log = 0;
   std::string reason;
 };
@@ -195,18 +233,19 @@ void write_json(const std::string& path, const options& opt, const bench_context
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const result_row& r = rep.rows[i];
     text += fmt::format(
-        "{}\n    {{\"type\": {}, \"log2_elements_per_input\": {}, \"elements_per_input\": {}, "
-        "\"impl\": {}, \"runs\": {}, \"median_ms\": {:.6f}, \"min_ms\": {:.6f}, \"max_ms\": {:.6f}, "
-        "\"gbps\": {:.3f}, \"percent_of_copy\": {:.3f}, \"ratio_to_cub\": {:.4f}, \"check\": {}}}",
-        i == 0 ? "" : ",", json_string(r.type), r.log, r.elements_per_input, json_string(r.impl), r.time.runs,
+        "{}\n    {{\"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, \"elements_per_input\": {}, "
+        "\"elements_b\": {}, \"impl\": {}, \"runs\": {}, \"median_ms\": {:.6f}, \"min_ms\": {:.6f}, "
+        "\"max_ms\": {:.6f}, \"gbps\": {:.3f}, \"percent_of_copy\": {:.3f}, \"ratio_to_cub\": {:.4f}, \"check\": {}}}",
+        i == 0 ? "" : ",", json_string(r.type), json_string(r.shape), r.log, r.elements_per_input, r.elements_b,
+        json_string(r.impl), r.time.runs,
         r.time.median_ms, r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_cub,
         json_string(r.check));
   }
   text += "\n  ],\n  \"skipped\": [";
   for (std::size_t i = 0; i < rep.skipped.size(); ++i) {
     const skipped_case& s = rep.skipped[i];
-    text += fmt::format("{}\n    {{\"type\": {}, \"log2_elements_per_input\": {}, \"reason\": {}}}",
-                        i == 0 ? "" : ",", json_string(s.type), s.log, json_string(s.reason));
+    text += fmt::format("{}\n    {{\"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, \"reason\": {}}}",
+                        i == 0 ? "" : ",", json_string(s.type), json_string(s.shape), s.log, json_string(s.reason));
   }
   text += fmt::format("\n  ],\n  \"failures\": {}\n}}\n", rep.failures);
   std::ofstream file(path, std::ios::trunc);
@@ -215,14 +254,14 @@ void write_json(const std::string& path, const options& opt, const bench_context
 }
 
 void print_table_header() {
-  fmt::print("{:<8} {:>4} {:>11}  {:<9} {:>4} {:>11} {:>9} {:>7} {:>7}  {}\n", "type", "log2", "elems/input",
-             "impl", "runs", "median ms", "GB/s", "% copy", "vs CUB", "check");
+  fmt::print("{:<8} {:<10} {:>4} {:>11}  {:<9} {:>4} {:>11} {:>9} {:>7} {:>7}  {}\n", "type", "shape", "log2",
+             "elems/input", "impl", "runs", "median ms", "GB/s", "% copy", "vs CUB", "check");
   std::fflush(stdout);
 }
 
 void print_row(const result_row& r) {
-  fmt::print("{:<8} {:>4} {:>11}  {:<9} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>7.3f}  {}\n", r.type, r.log,
-             r.elements_per_input, r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy,
+  fmt::print("{:<8} {:<10} {:>4} {:>11}  {:<9} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>7.3f}  {}\n", r.type, r.shape,
+             r.log, r.elements_per_input, r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy,
              r.ratio_to_cub, r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
   std::fflush(stdout);
 }
@@ -426,11 +465,11 @@ timing measure_host(int warmup, int runs, Run&& run) {
 }
 
 template <class Key, class Value>
-void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, report& rep) {
+void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shape shape, int log, report& rep) {
   using set_type = buffer_set<Key, Value>;
   const std::string type = to_string(kind);
   const index_t m = index_t(1) << log;
-  const index_t n = m;
+  const index_t n = shape == input_shape::skewed ? std::max<index_t>(1, m / 64) : m;
   const std::size_t block = set_type::block_bytes(m, n);
   const double bytes_moved = 2.0 * double(block);
   const int runs = runs_for(opt, log);
@@ -438,9 +477,9 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
   const int sets = 2 * block <= 2 * ctx.l2_bytes ? 2 : 1;
 
   auto skip = [&](const std::string& reason) {
-    fmt::print("{:<8} {:>4} {:>11}  skipped: {}\n", type, log, m, reason);
+    fmt::print("{:<8} {:<10} {:>4} {:>11}  skipped: {}\n", type, to_string(shape), log, m, reason);
     std::fflush(stdout);
-    rep.skipped.push_back({type, log, reason});
+    rep.skipped.push_back({type, to_string(shape), log, reason});
   };
 
   // Everything this case allocates at its peak, with room for Thrust's temporary storage.
@@ -493,7 +532,8 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
       temp.corank_bytes = std::max(temp.corank_bytes, std::max<std::size_t>(bytes, 1));
     }
     temp.corank = device_buffer(temp.corank_bytes);
-    generate_inputs(ctx, buffers[0], 0x5eed0000ull + std::uint64_t(kind) * 64 + std::uint64_t(log));
+    generate_inputs(ctx, buffers[0], 0x5eed0000ull + std::uint64_t(shape) * 4096 + std::uint64_t(kind) * 64 + std::uint64_t(log),
+                    shape == input_shape::duplicates ? 1024 : 0);
   } catch (const device_memory_exhausted& e) {
     skip(e.what());
     return;
@@ -521,7 +561,7 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
   const std::string reference_check = check_reference(*reference, ctx.stream);
   if (reference_check != "OK") {
     ++rep.failures;
-    print_failure(fmt::format("{} 2^{}: cub", type, log), reference_check);
+    print_failure(fmt::format("{} {} 2^{}: cub", type, to_string(shape), log), reference_check);
   }
 
   // Measures one implementation: verify once (output poisoned first), then time.
@@ -529,8 +569,10 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
   auto measure_impl = [&](impl_kind impl) {
     result_row row;
     row.type = type;
+    row.shape = to_string(shape);
     row.log = log;
     row.elements_per_input = m;
+    row.elements_b = n;
     row.impl = to_string(impl);
     auto run = [&](int s) { enqueue(impl, buffers[std::size_t(s)], temp, ctx.stream); };
     try {
@@ -565,7 +607,7 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, int log, r
     // A bad reference was reported and counted above.
     if (row.check.rfind("FAIL", 0) == 0 && !(impl == impl_kind::cub && row.check == reference_check)) {
       ++rep.failures;
-      print_failure(fmt::format("{} 2^{}: {}", type, log, row.impl), row.check);
+      print_failure(fmt::format("{} {} 2^{}: {}", type, to_string(shape), log, row.impl), row.check);
     }
     return row;
   };
@@ -608,21 +650,25 @@ int run_bench(const options& opt) {
       "         corank (two-phase API) and CUB use preallocated temporary storage; Thrust allocates its own and\n"
       "         synchronizes inside each call, which is in its time. Outputs checked against CUB once per size.\n"
       "         CPU rows (sequential, cpu): host copies of the inputs, steady-clock time of each call, caches\n"
-      "         not flushed; cpu = corank::host on {} hardware threads.\n\n",
+      "         not flushed; cpu = corank::host on {} hardware threads.\n"
+      "inputs:  uniform: m = n, keys over the type's whole range; duplicates: m = n, 1024 distinct keys (runs\n"
+      "         of m / 1024 per key and input); skewed: n = m / 64. elems/input is m. Sorted on the device.\n\n",
       opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0), std::thread::hardware_concurrency());
   std::fflush(stdout);
 
-  for (case_kind kind : opt.types) {
-    print_table_header();
-    for (int log = opt.min_log; log <= opt.max_log; log += opt.log_step) {
-      switch (kind) {
-        case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, log, rep); break;
-        case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, log, rep); break;
-        case case_kind::pairs_i32_i32: run_case<std::int32_t, std::int32_t>(ctx, opt, kind, log, rep); break;
+  for (input_shape shape : opt.shapes) {
+    for (case_kind kind : opt.types) {
+      print_table_header();
+      for (int log = opt.min_log; log <= opt.max_log; log += opt.log_step) {
+        switch (kind) {
+          case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, shape, log, rep); break;
+          case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, shape, log, rep); break;
+          case case_kind::pairs_i32_i32: run_case<std::int32_t, std::int32_t>(ctx, opt, kind, shape, log, rep); break;
+        }
+        write_json(opt.json_path, opt, ctx, rep);
       }
-      write_json(opt.json_path, opt, ctx, rep);
+      fmt::print("\n");
     }
-    fmt::print("\n");
   }
 
   ctx.release();

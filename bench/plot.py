@@ -28,8 +28,9 @@ STYLES = {
 
 
 def panel_key(row):
-    """The panel a result belongs to: (operation, input shape, type); merge has neither of the first two."""
-    return (row.get("op", "merge"), row.get("overlap", ""), row["type"])
+    """The panel a result belongs to: (operation, input shape, type). Merge rows have no op,
+    set-operation rows name their shape "overlap", and older merge runs have no shape."""
+    return (row.get("op", "merge"), row.get("overlap", row.get("shape", "")), row["type"])
 
 
 def size_label(log2):
