@@ -23,28 +23,27 @@ struct pipelined_merge_storage {
     split<index_t> begin, end;  // the tile's splits, written by the producer
   };
   buffer buffers[2];
-  unsigned long long landed[2];  // mbarriers: the bulk copies into the buffer have landed
+  unsigned long long full[2];   // mbarriers: the buffer's windows have landed
+  unsigned long long empty[2];  // mbarriers: the merging warps are done with the buffer
 };
 
 template <class Policy, class Args>
 using pipelined_storage_for =
     pipelined_merge_storage<Policy, typename Args::key_type, typename Args::value_type, Args::with_values>;
 
-// The named barriers (0 is __syncthreads'). The producer hands buffer s over on filled(s)
-// (its splits and the elements it stored itself; the bulk copies land on the buffer's
-// mbarrier) and the merging warps hand it back on released(s). A barrier, not the mbarrier
-// alone, orders these ordinary shared-memory accesses, so that compute-sanitizer's
-// racecheck sees the order too.
-enum pipeline_barrier : int { merging_warps = 1, filled_0 = 2, released_0 = 4 };
-
+// The merging warps' own barrier (named barrier 1): the producer warp never joins it.
 template <int Threads>
-__device__ __forceinline__ void barrier_sync(int id) {
-  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "n"(Threads) : "memory");
+__device__ __forceinline__ void merging_warps_barrier() {
+  asm volatile("bar.sync 1, %0;\n" ::"n"(Threads) : "memory");
 }
 
-template <int Threads>
-__device__ __forceinline__ void barrier_arrive(int id) {
-  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "n"(Threads) : "memory");
+// An mbarrier's phase, completed by `count` arrivals (the merging threads release a buffer).
+__device__ __forceinline__ void init_arrivals(unsigned long long* word, int count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(word)), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void arrive_on(unsigned long long* word) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(word)) : "memory");
 }
 
 // Policy::threads_per_block merging threads, then the producer warp. Block b merges outputs
@@ -73,10 +72,11 @@ __global__ void __launch_bounds__(Policy::threads_per_block + 32,
   const index_t block_end = total - block_begin < items_per_block ? total : block_begin + items_per_block;
   const int block_tiles = int((block_end - block_begin + tile - 1) / tile);
 
-  constexpr int everyone = threads + 32;
   if (tid == 0) {
-    staging_barrier(&shared.landed[0]).init();
-    staging_barrier(&shared.landed[1]).init();
+    for (int s = 0; s < 2; ++s) {
+      staging_barrier(&shared.full[s]).init();
+      init_arrivals(&shared.empty[s], threads);
+    }
   }
   __syncthreads();
 
@@ -94,9 +94,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block + 32,
       const split<index_t> to{a_end, diagonal - a_end};
       const int s = r & 1;
       typename storage::buffer& buffer = shared.buffers[s];
-      // The merging warps' accesses to the buffer's last tile come before the copies into it.
-      if (r >= 2) barrier_sync<everyone>(released_0 + s);
-      const staging_barrier full(&shared.landed[s]);
+      // The merging warps' reads of the buffer's last tile come before the copies into it.
+      if (r >= 2) staging_barrier(&shared.empty[s]).wait(unsigned((r >> 1) - 1) & 1);
+      const staging_barrier full(&shared.full[s]);
       const int a_size = int(to.a - from.a), b_size = int(to.b - from.b);
       const window_layout keys_at = staging_layout<key_type>(true, from, to);
       stage_side_in_bulk(buffer.keys.data(), keys_at.a, args.keys_a, args.size_a, from.a, a_size, full, lane == 0,
@@ -113,15 +113,15 @@ __global__ void __launch_bounds__(Policy::threads_per_block + 32,
       if (lane == 0) {
         buffer.begin = from;
         buffer.end = to;
-        full.arrive();  // after its bulk copies: the mbarrier's phase ends once they have landed
       }
+      // Every lane's element copies, and the splits, before the arrival that publishes them.
       __syncwarp();
-      barrier_arrive<everyone>(filled_0 + s);
+      if (lane == 0) full.arrive();
       from = to;
     }
-    // Every release is waited for, so that no barrier is left half arrived at.
+    // The block's last copies land before the producer leaves.
     for (int r = block_tiles < 2 ? 0 : block_tiles - 2; r < block_tiles; ++r) {
-      barrier_sync<everyone>(released_0 + (r & 1));
+      staging_barrier(&shared.empty[r & 1]).wait(unsigned(r >> 1) & 1);
     }
     return;
   }
@@ -130,8 +130,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block + 32,
   for (int r = 0; r < block_tiles; ++r) {
     const int s = r & 1;
     typename storage::buffer& buffer = shared.buffers[s];
-    barrier_sync<everyone>(filled_0 + s);
-    staging_barrier(&shared.landed[s]).wait(unsigned(r >> 1) & 1);
+    staging_barrier(&shared.full[s]).wait(unsigned(r >> 1) & 1);
     const split<index_t> begin = buffer.begin, end = buffer.end;
     const int a_size = int(end.a - begin.a), b_size = int(end.b - begin.b);
     const int window = a_size + b_size;
@@ -152,20 +151,20 @@ __global__ void __launch_bounds__(Policy::threads_per_block + 32,
       };
       gather_values<false>(op, out, ~0u, value_of, values, static_cast<value_type*>(nullptr));
     }
-    barrier_sync<threads>(merging_warps);  // every thread is done reading the windows
+    merging_warps_barrier<threads>();  // every thread is done reading the windows
     // Step v of thread t goes to t * items + v, also past a short tile's end (never stored).
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < items; ++v) {
       buffer.keys[tid * items + v] = out.keys[v];
       if constexpr (with_values) buffer.values[tid * items + v] = values[v];
     }
-    barrier_sync<threads>(merging_warps);  // every output is staged
+    merging_warps_barrier<threads>();  // every output is staged
     const index_t out_begin = block_begin + index_t(r) * tile;
     store_tile<threads, items>(buffer.keys.data(), args.keys_out + out_begin, window);
     if constexpr (with_values) store_tile<threads, items>(buffer.values.data(), args.values_out + out_begin, window);
-    // These accesses to the buffer come before the producer's next copies into it.
+    // These reads of the buffer come before the producer's next copies into it.
     fence_shared_for_copies();
-    barrier_arrive<everyone>(released_0 + s);
+    arrive_on(&shared.empty[s]);
   }
 }
 
