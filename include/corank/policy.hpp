@@ -17,11 +17,8 @@ enum class strategy : unsigned char {
               // (loads up to 2T elements to produce T outputs)
   circular,    // a block streams tiles through ring buffers, loading only what the last
                // tile consumed (T loads for T outputs)
-  partitioned  // the path cut into tiles of equal length, each loaded exactly once (T loads
-               // for T outputs): a first pass finds every tile's input windows by co-rank,
-               // then each block takes one tile; merges of aligned arrays of up to a few
-               // thousand tiles instead run one wave of blocks that each find their next
-               // tile's windows while they merge the current one (no first pass)
+  partitioned  // one tile per block: a first pass finds every tile's input windows by
+               // co-rank, then each block loads exactly its windows (T loads for T outputs)
 };
 
 // strategy::automatic runs a merge of at most this many elements (both inputs together)

@@ -214,53 +214,6 @@ TEST_F(GpuMergeLarge, ByKey2Pow24) {
   }
 }
 
-// strategy::partitioned merges aligned arrays of up to a few thousand tiles in one wave of
-// blocks that each merge several tiles through two alternating buffers: 1600 tiles give an
-// H100's resident blocks 4 or more each, so every buffer is refilled. Full size also under
-// CORANK_TEST_QUICK: the refills are what compute-sanitizer should see.
-class GpuPipelinedMerge : public gpu_test {};
-
-std::vector<size_pair> pipelined_sizes(std::size_t tile) {
-  return {{800 * tile + 3, 800 * tile - 5}, {1599 * tile + 1, tile / 2}, {0, 1600 * tile - 1}};
-}
-
-TEST_F(GpuPipelinedMerge, KeysSeveralTilesPerBlock) {
-  using K = std::int32_t;
-  constexpr std::size_t tile = corank::partitioned_merge_keys_policy<K>::items_per_tile;
-  std::mt19937_64 rng = make_rng();
-  for (distribution d : {distribution::uniform, distribution::long_runs, distribution::all_equal}) {
-    for (const size_pair& s : pipelined_sizes(tile)) {
-      const sorted_inputs<K> in = make_inputs<K>(d, s.m, s.n, tile, rng);
-      SCOPED_TRACE(describe("int32", d, in.a.size(), in.b.size()));
-      const std::vector<K> expected = reference_merge(in.a, in.b, corank::less{});
-      const device_buffer<K> a(in.a), b(in.b);
-      guarded_output<K> out(expected.size());
-      for (strategy kind : {strategy::partitioned, strategy::automatic}) {
-        SCOPED_TRACE(corank::to_string(kind));
-        out.buffer.fill_poison();
-        EXPECT_EQ(corank::merge(a.begin(), a.end(), b.begin(), b.end(), out.first(), corank::less{}, nullptr, kind),
-                  out.last());
-        CORANK_ASSERT_DEVICE_OK();
-        EXPECT_TRUE(out.check(expected));
-      }
-    }
-  }
-}
-
-TEST_F(GpuPipelinedMerge, ByKeySeveralTilesPerBlock) {
-  using K = std::int32_t;
-  constexpr std::size_t tile = corank::partitioned_merge_pairs_policy<K, std::uint64_t>::items_per_tile;
-  std::mt19937_64 rng = make_rng();
-  for (distribution d : {distribution::uniform, distribution::long_runs}) {
-    for (const size_pair& s : pipelined_sizes(tile)) {
-      const sorted_inputs<K> in = make_inputs<K>(d, s.m, s.n, tile, rng);
-      SCOPED_TRACE(describe("int32", d, in.a.size(), in.b.size()) + " by key");
-      check_merge_by_key(in, payloads(0, in.a.size()), payloads(1, in.b.size()));
-      if (HasFailure()) return;
-    }
-  }
-}
-
 // merge_by_key with int32 keys and int32 values (payload: index for A, -1 - index for B).
 class GpuMergeByKey : public gpu_test {};
 

@@ -9,6 +9,8 @@
 
 #include <corank/detail/partitioned_kernels.cuh>
 
+#include <algorithm>
+
 namespace corank::detail {
 
 template <class Policy, class Key, class Value, class Partner, bool WithValues, bool Paired>
@@ -33,6 +35,12 @@ struct deferred_tile_storage {
   split<index_t> next_begin, next_end;
 };
 
+// Blocks per SM: as many as shared memory holds (228 KiB per SM, 1 KiB of it reserved per
+// block on sm_90), at most the policy's; the compiler may use the registers that leaves.
+template <class Policy, class Storage>
+inline constexpr int deferred_blocks_per_sm =
+    std::max(1, std::min(Policy::min_blocks_per_sm, int(228 * 1024 / (sizeof(Storage) + 1024))));
+
 template <class Policy, class Op, class Args>
 using deferred_storage_for =
     deferred_tile_storage<Policy, typename Args::key_type, typename Args::value_type, typename Args::partner_type,
@@ -43,7 +51,7 @@ using deferred_storage_for =
 // look-back ends, whatever else shares the GPU.
 template <class Policy, class Op, class Args, class Compare>
 __global__ void __launch_bounds__(Policy::threads_per_block,
-                                  blocks_per_sm_fitting<Policy, deferred_storage_for<Policy, Op, Args>>)
+                                  deferred_blocks_per_sm<Policy, deferred_storage_for<Policy, Op, Args>>)
     deferred_tile_kernel(Op op, Args args, Compare comp, const split<index_t>* tile_splits,
                          tile_prefix_state prefix_state, index_t* count_out, int tiles, int* counter) {
   using key_type = typename Args::key_type;

@@ -7,7 +7,6 @@
 #include <corank/detail/occupancy_cache.cuh>
 #include <corank/detail/deferred_tile_kernel.cuh>
 #include <corank/detail/partitioned_kernels.cuh>
-#include <corank/detail/pipelined_merge_kernel.cuh>
 #include <corank/policy.hpp>
 
 #include <cuda_runtime_api.h>
@@ -44,17 +43,6 @@ void launch_tile_splits(const Args& args, Compare comp, split<index_t>* splits, 
         args, comp, splits, tiles, items_per_tile);
   }
 }
-
-// Merges of aligned arrays of at most this many tiles run the pipelined kernel, which needs
-// no pass for the tile splits; larger ones the one-tile kernel after that pass, whose tile
-// kernel streams faster. Measured on the H100 (bench/NOTES.md 29): the pipelined kernel
-// was 2-20% faster up to 2260 tiles (2^23 int32 keys per input), even at 2849, and 5-9%
-// slower from 4520. CORANK_TUNE_PIPELINED_MAX_TILES overrides it (for tuning runs).
-#ifdef CORANK_TUNE_PIPELINED_MAX_TILES
-inline constexpr index_t pipelined_merge_max_tiles = CORANK_TUNE_PIPELINED_MAX_TILES;
-#else
-inline constexpr index_t pipelined_merge_max_tiles = 2560;
-#endif
 
 // The look-back words of the tiles, then the counter that hands tiles out.
 inline std::size_t tile_state_bytes(index_t tiles) { return align_up(tile_prefix_state::bytes(tiles) + sizeof(int)); }
@@ -113,28 +101,6 @@ cudaError_t launch_partitioned(const Op& op, const Args& args, Compare comp, spl
   return cudaPeekAtLastError();
 }
 
-// Merges of 16-byte-aligned arrays under strategy::partitioned: one wave of blocks, each
-// merging an equal share of the output, its tiles' splits found by its producer warp.
-template <class Policy, class Op, class Args, class Compare>
-cudaError_t launch_pipelined(const Op& op, const Args& args, Compare comp, cudaStream_t stream) {
-  constexpr std::size_t shared_bytes = sizeof(pipelined_storage_for<Policy, Args>);
-  constexpr auto kernel = pipelined_merge_kernel<Policy, Op, Args, Compare>;
-  constexpr int threads = Policy::threads_per_block + 32;
-  int per_sm = 0;
-  if (const cudaError_t e = cached_blocks_per_sm<kernel, threads, shared_bytes>(per_sm); e != cudaSuccess) return e;
-  device_limits limits;
-  if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
-  const index_t total = args.size_a + args.size_b;
-  const index_t tiles = (total + Policy::items_per_tile - 1) / Policy::items_per_tile;
-  const index_t resident = index_t(per_sm) * limits.multiprocessors;
-  const index_t blocks = tiles < resident ? tiles : resident;
-  // Shares of whole 16-byte lines of any element type, so that every tile's outputs start on one.
-  constexpr index_t line = 16;
-  const index_t share = ((total + blocks - 1) / blocks + line - 1) / line * line;
-  kernel<<<unsigned((total + share - 1) / share), threads, shared_bytes, stream>>>(op, args, comp, share);
-  return cudaPeekAtLastError();
-}
-
 // The two-phase entry point of the one-tile-per-block kernel: every data-dependent
 // operation, and merge-like ops under strategy::partitioned. The output size goes to
 // *count_out (device memory), which ops of known output size do not need.
@@ -170,17 +136,6 @@ cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_b
   }
   if (known_size && total == 0) return cudaSuccess;
 
-  if constexpr (known_size && Args::writes_keys && copies_bulk_v<typename Args::key_type, decltype(args.keys_a)> &&
-                copies_bulk_v<typename Args::key_type, decltype(args.keys_b)> &&
-                (!Args::with_values || (copies_bulk_v<typename Args::value_type, decltype(args.values_a)> &&
-                                        copies_bulk_v<typename Args::value_type, decltype(args.values_b)>))) {
-    // Raw pointers: the pipelined kernel where the arrays are 16-byte aligned.
-    const bool aligned = stages_in_bulk<typename Args::key_type>(args.keys_a, args.keys_b) &&
-                         (!Args::with_values || stages_in_bulk<typename Args::value_type>(args.values_a, args.values_b));
-    if (kind != strategy::naive && aligned && tiles <= pipelined_merge_max_tiles) {
-      return launch_pipelined<policy>(op, args, comp, stream);
-    }
-  }
   auto* splits = static_cast<split<index_t>*>(temp_storage);
   auto* prefix_words = reinterpret_cast<unsigned long long*>(static_cast<char*>(temp_storage) + splits_bytes);
   if (kind == strategy::naive) {

@@ -16,7 +16,6 @@
 
 #include <cub/block/block_scan.cuh>
 
-#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <type_traits>
@@ -35,13 +34,6 @@ struct set_args : Base {
   using partner_type = typename std::conditional_t<paired, std::iterator_traits<decltype(Base::values_b)>,
                                                    std::iterator_traits<const char*>>::value_type;
 };
-
-// Blocks per SM for a kernel's launch bounds: as many as shared memory holds (228 KiB per
-// SM, 1 KiB of it reserved per block on sm_90), at most the policy's; the compiler may use
-// the registers that leaves.
-template <class Policy, class Storage>
-inline constexpr int blocks_per_sm_fitting =
-    std::max(1, std::min(Policy::min_blocks_per_sm, int(228 * 1024 / (sizeof(Storage) + 1024))));
 
 // The split of every tile boundary on the op's path (tiles + 1 of them), a thread or (with
 // ByWarp) a warp each. The searches run over the whole inputs in global memory, a chain of

@@ -123,7 +123,7 @@ __device__ __forceinline__ void finish_async_copies() { asm volatile("cp.async.w
 // Whether stage_window would use bulk copies for these inputs (checked at run time: the
 // arrays must be 16-byte aligned).
 template <class T, class InA, class InB>
-__host__ __device__ __forceinline__ bool stages_in_bulk(InA a, InB b) {
+__device__ __forceinline__ bool stages_in_bulk(InA a, InB b) {
   if constexpr (copies_bulk_v<T, InA> && copies_bulk_v<T, InB>) {
     return (reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b)) % 16 == 0;
   } else {
@@ -151,30 +151,6 @@ __device__ __forceinline__ window_layout staging_layout(bool bulk, split<index_t
   return at;
 }
 
-// Stages from[first, first + count) (of an array of `size` elements, 16-byte aligned) at
-// buffer slot `to` in whole 16-byte lines, from the line holding the window's first
-// element: `issuer` hands them to the copy engine on `barrier`. At the array's end, the
-// partial last line (fewer than a line's elements) is copied element by element, element
-// e of it by the thread whose `tail_lane` is e.
-template <class T>
-__device__ __forceinline__ void stage_side_in_bulk(T* buffer, int to, const T* from, index_t size, index_t first,
-                                                   int count, const staging_barrier& barrier, bool issuer,
-                                                   int tail_lane) {
-  constexpr int line = line_elements<T>;
-  const int lead = int(first % line);
-  const index_t line_start = first - lead;
-  const int wanted = lead + count;
-  const int lines = (wanted + line - 1) / line;
-  const index_t in_array = size - line_start;
-  const int bulk_elements = in_array >= index_t(lines) * line ? lines * line : int(in_array / line) * line;
-  T* to_line = buffer + (to - lead);
-  if (issuer && bulk_elements > 0) {
-    barrier.copy(shared_address(to_line), from + line_start, unsigned(bulk_elements) * unsigned(sizeof(T)));
-  }
-  const int e = bulk_elements + tail_lane;
-  if (tail_lane >= 0 && e < wanted) to_line[e] = from[line_start + e];
-}
-
 // Stages the windows of `a` (size_a elements) and `b` between the tile's splits `begin`
 // and `end` at `buffer` in the layout `at`. Bulk copies are issued by thread 0 on
 // `barrier` (initialized once), which then calls arrive(); with them, the caller's barrier
@@ -188,10 +164,26 @@ __device__ __forceinline__ void stage_window(T* buffer, const window_layout& at,
   const int tid = int(threadIdx.x);
   if constexpr (copies_bulk_v<T, InA> && copies_bulk_v<T, InB>) {
     if (bulk) {
-      // Thread 0 issues both sides' copies (and arrives after them); threads 0-15 and
-      // Threads/2 onwards copy the partial lines at the arrays' ends.
-      stage_side_in_bulk(buffer, at.a, a, size_a, begin.a, a_size, barrier, tid == 0, tid);
-      stage_side_in_bulk(buffer, at.b, b, size_b, begin.b, b_size, barrier, tid == 0, tid - Threads / 2);
+      // Whole lines from the line holding the window's first element; at the array's end,
+      // the partial last line is loaded element by element instead.
+      constexpr int line = line_elements<T>;
+      auto stage_side = [&](const T* from, index_t size, index_t first, int count, int to, int first_thread) {
+        const int lead = int(first % line);
+        const index_t line_start = first - lead;
+        const int wanted = lead + count;
+        const int lines = (wanted + line - 1) / line;
+        const index_t in_array = size - line_start;
+        const int bulk_elements = in_array >= index_t(lines) * line ? lines * line : int(in_array / line) * line;
+        T* to_line = buffer + (to - lead);
+        if (tid == 0 && bulk_elements > 0) {
+          barrier.copy(shared_address(to_line), from + line_start, unsigned(bulk_elements) * unsigned(sizeof(T)));
+        }
+        // The rest (fewer than a line) element by element.
+        const int e = bulk_elements + (tid - first_thread);
+        if (tid >= first_thread && e < wanted) to_line[e] = from[line_start + e];
+      };
+      stage_side(a, size_a, begin.a, a_size, at.a, 0);
+      stage_side(b, size_b, begin.b, b_size, at.b, Threads / 2);
       return;
     }
   }

@@ -9,12 +9,13 @@
 
 namespace corank::detail {
 
-// The co-rank of diagonal k (co_rank's result), in every lane, known to lie in [low, high]
-// (which must lie within co_rank's own bounds). All 32 lanes must call it.
+// The co-rank of diagonal k (co_rank's result), in every lane. All 32 lanes must call it.
 template <class SequenceA, class SequenceB, class Compare>
-__device__ index_t warp_co_rank_within(index_t k, index_t low, index_t high, const SequenceA& a,
-                                       const SequenceB& b, Compare& comp) {
+__device__ index_t warp_co_rank(index_t k, const SequenceA& a, index_t m, const SequenceB& b, index_t n,
+                                Compare& comp) {
   const int lane = int(threadIdx.x) & 31;
+  index_t low = k > n ? k - n : 0;
+  index_t high = k < m ? k : m;
   // The answer is the first p in [low, high) where A[p] comes after B[k - 1 - p] (the
   // predicate is false, then true), or high.
   while (low < high) {
@@ -32,13 +33,6 @@ __device__ index_t warp_co_rank_within(index_t k, index_t low, index_t high, con
     high = next_high;
   }
   return low;
-}
-
-// The co-rank of diagonal k (co_rank's result), in every lane. All 32 lanes must call it.
-template <class SequenceA, class SequenceB, class Compare>
-__device__ index_t warp_co_rank(index_t k, const SequenceA& a, index_t m, const SequenceB& b, index_t n,
-                                Compare& comp) {
-  return warp_co_rank_within(k, k > n ? k - n : 0, k < m ? k : m, a, b, comp);
 }
 
 }  // namespace corank::detail
