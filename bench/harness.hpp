@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <cstdio>
 #include <ctime>
 #include <exception>
@@ -206,6 +207,20 @@ std::vector<T> in_order(const std::vector<T>& chosen, const T (&all)[N]) {
     if (std::find(chosen.begin(), chosen.end(), item) != chosen.end()) ordered.push_back(item);
   }
   return ordered;
+}
+
+// The items of `all` that a comma-separated list names (by to_string), in the list's
+// order; an unknown name is a usage error: "FLAG: unknown WHAT 'name'CHOICES".
+template <class T, std::size_t N>
+std::vector<T> named_items(const std::string& list, const T (&all)[N], const char* flag, const char* what,
+                           const char* choices = "") {
+  std::vector<T> chosen;
+  for (const std::string& name : split_commas(list)) {
+    const T* found = std::find_if(std::begin(all), std::end(all), [&](const T& item) { return name == to_string(item); });
+    if (found == std::end(all)) throw usage_error(fmt::format("{}: unknown {} '{}'{}", flag, what, name, choices));
+    chosen.push_back(*found);
+  }
+  return chosen;
 }
 
 // The element types both benchmarks measure.

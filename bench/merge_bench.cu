@@ -145,33 +145,14 @@ options parse_options(int argc, char** argv) {
   options opt;
   parse_command_line(argc, argv, usage_text, 32, opt, [&](const std::string& flag, auto next) {
     if (flag == "--shapes") {
-      std::vector<input_shape> chosen;
-      for (const std::string& name : split_commas(next())) {
-        bool known = false;
-        for (input_shape shape : all_shapes) {
-          if (name == to_string(shape)) {
-            known = true;
-            chosen.push_back(shape);
-          }
-        }
-        if (!known) throw usage_error(fmt::format("--shapes: unknown shape '{}'", name));
-      }
+      const std::vector<input_shape> chosen = named_items(next(), all_shapes, "--shapes", "shape");
       if (chosen.empty()) throw usage_error("--shapes: empty list");
       opt.shapes = in_order(chosen, all_shapes);
       return true;
     }
     if (flag != "--impls") return false;
     std::vector<impl_kind> chosen{impl_kind::copy, impl_kind::cub};  // the baselines always run
-    for (const std::string& name : split_commas(next())) {
-      bool known = false;
-      for (impl_kind kind : all_impls) {
-        if (name == to_string(kind)) {
-          known = true;
-          chosen.push_back(kind);
-        }
-      }
-      if (!known) throw usage_error(fmt::format("--impls: unknown implementation '{}'", name));
-    }
+    for (impl_kind kind : named_items(next(), all_impls, "--impls", "implementation")) chosen.push_back(kind);
     opt.impls = in_order(chosen, all_impls);  // the table's fixed order
     return true;
   });

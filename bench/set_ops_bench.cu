@@ -190,15 +190,8 @@ options parse_options(int argc, char** argv) {
       if (opt.overlaps.empty()) throw usage_error("--overlap: empty list");
     } else if (flag == "--impls") {
       std::vector<impl_kind> chosen{impl_kind::copy, impl_kind::thrust};
-      for (const std::string& name : split_commas(next())) {
-        bool known = false;
-        for (impl_kind kind : all_impls) {
-          if (name == to_string(kind)) {
-            known = true;
-            chosen.push_back(kind);
-          }
-        }
-        if (!known) throw usage_error(fmt::format("--impls: unknown implementation '{}' (naive, partitioned)", name));
+      for (impl_kind kind : named_items(next(), all_impls, "--impls", "implementation", " (naive, partitioned)")) {
+        chosen.push_back(kind);
       }
       opt.impls = in_order(chosen, all_impls);
     } else {
