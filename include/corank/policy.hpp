@@ -80,12 +80,21 @@ struct merge_policy_sm90 {
   static constexpr int naive_threads_per_block = 256;
 };
 
-// The set operations walk up to items + 2 steps per thread (balanced-path pieces), which
-// must fit the 32-bit step masks.
+// The set operations' tiles. A thread walks up to items + 2 steps (balanced-path pieces),
+// tracked in 64-bit step masks. CORANK_TUNE_SET_THREADS / _ITEMS override the table
+// (bench/sweep.sh --set-ops).
 template <class Policy>
 struct set_operation_policy : Policy {
+#if defined(CORANK_TUNE_SET_THREADS) && defined(CORANK_TUNE_SET_ITEMS)
+  static constexpr int threads_per_block = CORANK_TUNE_SET_THREADS;
+  static constexpr int items_per_thread = CORANK_TUNE_SET_ITEMS;
+#else
+  static constexpr int threads_per_block = Policy::threads_per_block;
   static constexpr int items_per_thread = Policy::items_per_thread < 29 ? Policy::items_per_thread : 29;
-  static constexpr int items_per_tile = Policy::threads_per_block * items_per_thread;
+#endif
+  static_assert(items_per_thread + 2 <= 64, "a thread's steps are tracked in 64-bit masks");
+  static constexpr int items_per_tile = threads_per_block * items_per_thread;
+  static constexpr int min_blocks_per_sm = std::max(1, 65536 / (threads_per_block * Policy::registers_per_thread));
 };
 
 template <class Key, class Value>

@@ -7,19 +7,34 @@
 #include <corank/detail/serial_walk.hpp>
 #include <corank/op.hpp>
 
+#include <type_traits>
+
 namespace corank::detail {
+
+// A bit per step of a walk: 32-bit masks where they suffice, 64-bit ones for longer walks
+// (the set operations' tiles walk up to items + 2 steps a thread).
+template <int Steps>
+using step_mask = std::conditional_t<(Steps <= 32), unsigned, unsigned long long>;
+
+__device__ __forceinline__ int count_steps(unsigned mask) { return __popc(mask); }
+__device__ __forceinline__ int count_steps(unsigned long long mask) { return __popcll(mask); }
+
+// Keeps the compiler from seeing through a mask (see walk_tile's end).
+__device__ __forceinline__ void make_opaque(unsigned& mask) { asm("" : "+r"(mask)); }
+__device__ __forceinline__ void make_opaque(unsigned long long& mask) { asm("" : "+l"(mask)); }
 
 // Steps' keys, and with WithValues where each step's value comes from. A keys-only walk
 // records no more than which steps wrote: the rest would cost instructions every step.
 template <class Key, int Steps, bool WithValues = true>
 struct thread_outputs {
-  static_assert(Steps <= 32, "steps are tracked in 32-bit masks");
+  static_assert(Steps <= 64, "steps are tracked in 64-bit masks");
+  using mask = step_mask<Steps>;
   Key keys[Steps];
-  int index[Steps];        // index of step v's element in its side's window
-  int partner[Steps];      // B's index at step v: the matched B element for emit::combined
-  unsigned written = 0;    // bit v: step v wrote an output
-  unsigned from_b = 0;     // bit v: step v wrote B's element (WithValues only)
-  unsigned combined = 0;   // bit v: step v wrote a value combined from A's and B's (WithValues only)
+  int index[Steps];      // index of step v's element in its side's window
+  int partner[Steps];    // B's index at step v: the matched B element for emit::combined
+  mask written = 0;      // bit v: step v wrote an output
+  mask from_b = 0;       // bit v: step v wrote B's element (WithValues only)
+  mask combined = 0;     // bit v: step v wrote a value combined from A's and B's (WithValues only)
 };
 
 // Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
@@ -68,12 +83,13 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
                                               : table.lookup(b_is_first, false, true, new_key);
     const bool take_b = bits & writes_b;
     out.keys[v] = take_b ? b_front : a_front;
-    if (bits & writes) out.written |= 1u << v;
+    const step_mask<Steps> bit = step_mask<Steps>(1) << v;
+    if (bits & writes) out.written |= bit;
     if constexpr (WithValues) {
       out.index[v] = take_b ? j : i;
       out.partner[v] = j;
-      if (take_b) out.from_b |= 1u << v;
-      if (bits & writes_combined) out.combined |= 1u << v;
+      if (take_b) out.from_b |= bit;
+      if (bits & writes_combined) out.combined |= bit;
     }
     const bool move_a = bits & moves_a, move_b = bits & moves_b;
     i += move_a;
@@ -83,8 +99,11 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
   }
   // Opaque masks: otherwise the compiler reads each bit back from its step's answer,
   // keeping every step's answer live in a register until the outputs are stored.
-  asm("" : "+r"(out.written));
-  if constexpr (WithValues) asm("" : "+r"(out.from_b), "+r"(out.combined));
+  make_opaque(out.written);
+  if constexpr (WithValues) {
+    make_opaque(out.from_b);
+    make_opaque(out.combined);
+  }
 }
 
 }  // namespace corank::detail

@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     // The tile's count, published at once; the scan's barriers also see every thread done
     // with the window (the outputs take its place) and with next_*.
     int rank = 0, tile_count = 0;
-    typename storage::block_scan(shared.scan).ExclusiveSum(__popc(out.written), rank, tile_count);
+    typename storage::block_scan(shared.scan).ExclusiveSum(count_steps(out.written), rank, tile_count);
     if (tid == 0) {
       prefix_state.publish_count(tile, tile_count);
       shared.next_tile = next;

@@ -144,21 +144,25 @@ __device__ __forceinline__ void stage_tile(const Args& args, Key* keys, const wi
   finish_staging(bulk, barrier, parity);
 }
 
-// Gathers the values of the steps set in `gathered`, by what the walk recorded: A's value
-// i, B's value j, or both combined; with Paired, also B's matched value. value_of(from_b,
-// index) reads one value.
+// The value step v of a walk writes, by what the walk recorded: A's value i, B's value j,
+// or both combined. value_of(from_b, index) reads one value.
+template <int Steps, class Op, class Key, class ValueOf>
+__device__ __forceinline__ auto step_value(const Op& op, const thread_outputs<Key, Steps, true>& out, int v,
+                                           ValueOf value_of) {
+  if (out.combined >> v & 1) return combine_values(op, value_of(false, out.index[v]), value_of(true, out.partner[v]));
+  return value_of(out.from_b >> v & 1, out.index[v]);
+}
+
+// Gathers the values of the steps set in `gathered` into registers; with Paired, also B's
+// matched values.
 template <bool Paired, int Steps, class Op, class Key, class ValueOf, class Value, class Partner>
 __device__ __forceinline__ void gather_values(const Op& op, const thread_outputs<Key, Steps, true>& out,
-                                              unsigned gathered, ValueOf value_of, Value (&values)[Steps],
+                                              step_mask<Steps> gathered, ValueOf value_of, Value (&values)[Steps],
                                               Partner* partners) {
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
     if (gathered >> v & 1) {
-      if (out.combined >> v & 1) {
-        values[v] = combine_values(op, value_of(false, out.index[v]), value_of(true, out.partner[v]));
-      } else {
-        values[v] = value_of(out.from_b >> v & 1, out.index[v]);
-      }
+      values[v] = step_value(op, out, v, value_of);
       if constexpr (Paired) partners[v] = value_of(true, out.partner[v]);
     }
   }
@@ -235,26 +239,28 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
                                    begin.b > 0);
   }
 
-  // Values, gathered by what the walk recorded: A's value i, B's value j.
-  value_type values[with_values ? steps : 1];
-  partner_type partners[Args::paired ? steps : 1];
-  if constexpr (with_values) {
-    // Value `index` of B (from_b) or A: one shared-memory load at a computed slot when staged.
-    // Past the window's end a known-size walk records indices at the window's end: those
-    // steps are never stored, and only in place (global memory) must they not be read.
-    auto value_of = [&](bool from_b, int index) -> value_type {
-      if constexpr (Staged) {
-        return shared.values[from_b ? values_at.b + index : values_at.a + index];
-      } else {
-        return from_b ? args.values_b[begin.b + index] : args.values_a[begin.a + index];
-      }
-    };
-    unsigned gathered = out.written;
-    if constexpr (known_size) {
-      gathered = Staged || window - diagonal >= steps ? ~0u : (1u << (window - diagonal)) - 1;
+  // Values, by what the walk recorded: value `index` of B (from_b) or A, one shared-memory
+  // load at a computed slot when staged. The outputs overwrite a staged window, so a staged
+  // tile gathers its values into registers first. Read in place, each value goes straight
+  // to its output slot in the store loop below: holding them all in registers spilled.
+  auto value_of = [&](bool from_b, int index) -> value_type {
+    if constexpr (!with_values) {
+      return {};
+    } else if constexpr (Staged) {
+      return shared.values[from_b ? values_at.b + index : values_at.a + index];
+    } else {
+      return from_b ? args.values_b[begin.b + index] : args.values_a[begin.a + index];
     }
-    gather_values<Args::paired>(op, out, gathered, value_of, values, partners);
+  };
+  constexpr bool gathers_first = with_values && Staged;
+  value_type values[gathers_first ? steps : 1];
+  partner_type partners[gathers_first && Args::paired ? steps : 1];
+  if constexpr (gathers_first) {
+    gather_values<Args::paired>(op, out, known_size ? ~step_mask<steps>(0) : out.written, value_of, values, partners);
   }
+  // In place, a known-size walk's steps past the window's end (slots never copied out)
+  // must not read global memory.
+  const int readable_steps = window - diagonal;
 
   // Where the thread's outputs go in the tile, and how many the tile writes. Known size:
   // step v of thread t goes to t * items + v, also past the window's end (never copied out),
@@ -264,7 +270,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     __syncthreads();  // every thread is done reading the window, which the outputs reuse
   } else {
     // The scan's own barriers also see every thread done with the window.
-    typename storage::block_scan(shared.scan).ExclusiveSum(__popc(out.written), rank, tile_count);
+    typename storage::block_scan(shared.scan).ExclusiveSum(count_steps(out.written), rank, tile_count);
   }
   if constexpr (!Args::writes_keys) {
     // Count-only forms need no offsets, only the total: one atomic add per tile onto the
@@ -281,8 +287,15 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
     for (int v = 0; v < steps; ++v) {
       if (known_size || (out.written >> v & 1)) {
         shared.keys[rank] = out.keys[v];
-        if constexpr (with_values) shared.values[rank] = values[v];
-        if constexpr (Args::paired) shared.partners[rank] = partners[v];
+        if constexpr (gathers_first) {
+          shared.values[rank] = values[v];
+          if constexpr (Args::paired) shared.partners[rank] = partners[v];
+        } else if constexpr (with_values) {
+          if (!known_size || v < readable_steps) {
+            shared.values[rank] = step_value(op, out, v, value_of);
+            if constexpr (Args::paired) shared.partners[rank] = value_of(true, out.partner[v]);
+          }
+        }
         ++rank;
       }
     }
