@@ -80,9 +80,10 @@ struct merge_policy_sm90 {
   static constexpr int naive_threads_per_block = 256;
 };
 
-// The set operations' tiles. A thread walks up to items + 2 steps (balanced-path pieces),
-// tracked in 64-bit step masks. CORANK_TUNE_SET_THREADS / _ITEMS override the table
-// (bench/sweep.sh --set-ops).
+// The set operations' tiles: the streaming kernels' threads and at most 29 items, measured
+// on the H100 against 21 to 61 items and 64 to 256 threads (bench/NOTES.md 24, 30). A thread
+// walks up to items + 2 steps (balanced-path pieces), tracked in step masks of up to 64
+// bits. CORANK_TUNE_SET_THREADS / _ITEMS override the table (bench/sweep.sh --set-ops).
 template <class Policy>
 struct set_operation_policy : Policy {
 #if defined(CORANK_TUNE_SET_THREADS) && defined(CORANK_TUNE_SET_ITEMS)
