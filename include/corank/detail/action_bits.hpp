@@ -1,7 +1,8 @@
 #pragma once
 // An op's answers as bits. The unrolled walks ask the op once, before the walk, for its
 // action on every relation (and, for run-aware ops, both values of new_key); each step then
-// picks its answer with two selects instead of branching through the op's switch.
+// picks its answer (lookup, or bit by bit with has) instead of branching through the op's
+// switch.
 
 #include <corank/config.hpp>
 #include <corank/op.hpp>
@@ -39,6 +40,21 @@ struct action_table {
   CORANK_HOST_DEVICE unsigned lookup(bool b_is_first, bool are_equal, bool a_left, bool new_key) const {
     const int k = new_key ? 1 : 0;
     return b_is_first ? b_first[k] : are_equal ? equal[k] : a_left ? a_first[k] : 0u;
+  }
+
+  // Whether any answer has `bit` (constant where the op's answers are).
+  CORANK_HOST_DEVICE bool ever_has(unsigned bit) const {
+    return ((a_first[0] | a_first[1] | b_first[0] | b_first[1] | equal[0] | equal[1]) & bit) != 0;
+  }
+
+  // Whether the step's answer has `bit`, given which of the (mutually exclusive) relations
+  // holds: B's front first, the fronts equal, A's front first (none: nothing is left).
+  // Written as an OR of the relations whose answer has the bit, so that with the table
+  // known at compile time it is one predicate operation, not a select and a bit test.
+  CORANK_HOST_DEVICE bool has(unsigned bit, bool b_is_first, bool are_equal, bool a_is_first, bool new_key) const {
+    const int k = new_key ? 1 : 0;
+    return (b_is_first && (b_first[k] & bit) != 0) || (are_equal && (equal[k] & bit) != 0) ||
+           (a_is_first && (a_first[k] & bit) != 0);
   }
 
  private:

@@ -37,6 +37,39 @@ struct thread_outputs {
   mask combined = 0;     // bit v: step v wrote a value combined from A's and B's (WithValues only)
 };
 
+// Where a walk stands in one side's window `w`, and where its piece ends there: indices,
+// or (ByPointer: a raw-pointer window, the staged tiles, and a walk that records no
+// indices) pointers, whose loads need no address arithmetic.
+template <class Window, bool ByPointer>
+struct window_cursor {
+  int at, end;
+
+  __device__ window_cursor(const Window&, int i, int i_end) : at(i), end(i_end) {}
+  __device__ bool left() const { return at < end; }
+  __device__ decltype(auto) front(const Window& w) const { return w[at]; }
+  __device__ void advance(bool move) { at += move; }
+  __device__ int index() const { return at; }
+};
+
+template <class Window>
+struct window_cursor<Window, true> {
+  Window at, end;
+
+  __device__ window_cursor(Window w, int i, int i_end) : at(w + i), end(w + i_end) {
+    // Shared-memory addresses the compiler cannot see through: otherwise it goes back to
+    // comparing indices, and keeps both an index and a pointer per side.
+    if (__isShared(w)) {
+      unsigned a = unsigned(__cvta_generic_to_shared(at)), e = unsigned(__cvta_generic_to_shared(end));
+      asm("" : "+r"(a), "+r"(e));
+      at = static_cast<Window>(__cvta_shared_to_generic(a));
+      end = static_cast<Window>(__cvta_shared_to_generic(e));
+    }
+  }
+  __device__ bool left() const { return at < end; }
+  __device__ decltype(auto) front(Window) const { return *at; }
+  __device__ void advance(bool move) { at += move; }
+};
+
 // Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
 // operator[]: shared-memory views or global iterators). For run-aware ops, `a_before` and
 // `b_before` say whether the windows' element -1 exists (the window does not start its input).
@@ -46,7 +79,7 @@ struct thread_outputs {
 // front is reloaded whenever its side moves, without checking that anything is left.
 //
 // Each step is branch-free: the fronts' relation, then the op's answer from a table made
-// before the walk (action_bits.hpp), then selects and predicated loads of the next fronts.
+// before the walk (action_bits.hpp), then selects and loads of the next fronts.
 template <int Steps, bool Guarded = true, bool Overreads = false, class Op, class Compare, class WindowA,
           class WindowB, class Key, bool WithValues>
 __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const WindowA& a, int i, int i_end,
@@ -59,15 +92,17 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
   if constexpr (sees_run_starts_v<Op>) {
     runs.previous = key_before<Key>(a, i, i > 0 || a_before, b, j, j > 0 || b_before, comp);
   }
+  window_cursor<WindowA, std::is_pointer_v<WindowA> && !WithValues> a_at(a, i, i_end);
+  window_cursor<WindowB, std::is_pointer_v<WindowB> && !WithValues> b_at(b, j, j_end);
   // The fronts stay in registers; each step reads only the element behind the one taken.
-  Key a_front = Overreads || i < i_end ? Key(a[i]) : Key{};
-  Key b_front = Overreads || j < j_end ? Key(b[j]) : Key{};
+  Key a_front = Overreads || a_at.left() ? Key(a_at.front(a)) : Key{};
+  Key b_front = Overreads || b_at.left() ? Key(b_at.front(b)) : Key{};
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
     // The comparator sees only fronts that are left: a used-up side's front may be the slot
     // past its window, whose contents are not keys (and a user's comparator may, say, index
     // a table with them).
-    const bool a_left = i < i_end, b_left = j < j_end;
+    const bool a_left = a_at.left(), b_left = b_at.left();
     const bool b_is_first = b_left && (!a_left || comp(b_front, a_front));
     const bool are_equal = balanced && a_left && b_left && !b_is_first && !comp(a_front, b_front);
     bool new_key = true;
@@ -79,23 +114,45 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
         runs.previous = front;
       }
     }
-    const unsigned bits = Guarded || balanced ? table.lookup(b_is_first, are_equal, a_left, new_key)
-                                              : table.lookup(b_is_first, false, true, new_key);
-    const bool take_b = bits & writes_b;
+    // The op's answer: for balanced-path ops each bit as an OR of the relations whose
+    // answer has it, for merge-path ops the answer's bits selected, then tested. Each form
+    // gives the compiler fewer instructions, and no spills, in its own case (bench/NOTES.md 31).
+    auto answer_has = [&](unsigned bit) {
+      if constexpr (balanced) {
+        return table.has(bit, b_is_first, are_equal, a_left && !b_is_first && !are_equal, new_key);
+      } else {
+        const unsigned bits = Guarded ? table.lookup(b_is_first, false, a_left, new_key)
+                                      : table.lookup(b_is_first, false, true, new_key);
+        return (bits & bit) != 0;
+      }
+    };
+    const bool take_b = answer_has(writes_b);
     out.keys[v] = take_b ? b_front : a_front;
     const step_mask<Steps> bit = step_mask<Steps>(1) << v;
-    if (bits & writes) out.written |= bit;
+    if (answer_has(writes)) out.written |= bit;
     if constexpr (WithValues) {
-      out.index[v] = take_b ? j : i;
-      out.partner[v] = j;
+      out.index[v] = take_b ? b_at.index() : a_at.index();
+      out.partner[v] = b_at.index();
       if (take_b) out.from_b |= bit;
-      if (bits & writes_combined) out.combined |= bit;
+      if (answer_has(writes_combined)) out.combined |= bit;
     }
-    const bool move_a = bits & moves_a, move_b = bits & moves_b;
-    i += move_a;
-    j += move_b;
-    if (move_a && (Overreads || i < i_end)) a_front = a[i];
-    if (move_b && (Overreads || j < j_end)) b_front = b[j];
+    const bool move_a = answer_has(moves_a), move_b = answer_has(moves_b);
+    a_at.advance(move_a);
+    b_at.advance(move_b);
+    // Where the outputs are all A's keys (intersection, difference), overreads let the
+    // next front be loaded whether or not its side moved (reloading the same element): no
+    // predicate, and no copy of the old front to keep for out.keys. Elsewhere a predicated
+    // load is better: it has the compiler select the step's key at once, where it would
+    // otherwise keep both fronts of every step until the keys are stored.
+    if constexpr (Overreads) {
+      if (!table.ever_has(writes_b)) {
+        a_front = a_at.front(a);
+        b_front = b_at.front(b);
+        continue;
+      }
+    }
+    if (move_a && (Overreads || a_at.left())) a_front = a_at.front(a);
+    if (move_b && (Overreads || b_at.left())) b_front = b_at.front(b);
   }
   // Opaque masks: otherwise the compiler reads each bit back from its step's answer,
   // keeping every step's answer live in a register until the outputs are stored.

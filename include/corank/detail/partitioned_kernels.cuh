@@ -67,6 +67,9 @@ __device__ __forceinline__ void store_tile(const T* staged, Out out, int count) 
       auto* to = reinterpret_cast<uint4*>(out);
       CORANK_PRAGMA_UNROLL
       for (int v = 0; v < (Steps + per_vector - 1) / per_vector; ++v) {
+        // A set operation's tile often has far fewer outputs than steps: the block leaves
+        // once no thread has any left (checked every 4 rounds, so a full tile pays little).
+        if (v % 4 == 0 && v * Threads >= vectors) break;
         const int e = int(threadIdx.x) + v * Threads;
         if (e < vectors) to[e] = from[e];
       }
@@ -76,6 +79,7 @@ __device__ __forceinline__ void store_tile(const T* staged, Out out, int count) 
   }
   CORANK_PRAGMA_UNROLL
   for (int v = 0; v < Steps; ++v) {
+    if (v % 4 == 0 && v * Threads >= count) break;  // as above
     const int e = int(threadIdx.x) + v * Threads;
     if (e < count) out[e] = staged[e];
   }

@@ -159,7 +159,7 @@ template <int Threads, int Steps, class T, class InA, class InB>
 __device__ __forceinline__ void stage_window(T* buffer, const window_layout& at, bool bulk, InA a, index_t size_a,
                                              InB b, index_t size_b, split<index_t> begin, split<index_t> end,
                                              const staging_barrier& barrier) {
-  static_assert(Threads >= 32, "the partial lines take up to 16 threads per side");
+  static_assert(Threads >= 32, "the partial lines take up to 16 threads per side, in the first warp");
   const int a_size = int(end.a - begin.a), b_size = int(end.b - begin.b);
   const int tid = int(threadIdx.x);
   if constexpr (copies_bulk_v<T, InA> && copies_bulk_v<T, InB>) {
@@ -182,8 +182,12 @@ __device__ __forceinline__ void stage_window(T* buffer, const window_layout& at,
         const int e = bulk_elements + (tid - first_thread);
         if (tid >= first_thread && e < wanted) to_line[e] = from[line_start + e];
       };
-      stage_side(a, size_a, begin.a, a_size, at.a, 0);
-      stage_side(b, size_b, begin.b, b_size, at.b, Threads / 2);
+      // All in the first warp (threads 0-15 for A's partial line, 16-31 for B's): the
+      // others skip the address arithmetic altogether.
+      if (tid < 32) {
+        stage_side(a, size_a, begin.a, a_size, at.a, 0);
+        stage_side(b, size_b, begin.b, b_size, at.b, 16);
+      }
       return;
     }
   }
