@@ -76,7 +76,8 @@ struct window_cursor<Window, true> {
 // Unguarded: the caller knows the piece is exactly Steps long. A merge-path piece may also
 // be given by its start and the window's ends: its steps then follow the merge path.
 // Overreads: a[i_end] and b[j_end] may be read (staged windows have slots there), so a
-// front is reloaded whenever its side moves, without checking that anything is left.
+// front is reloaded (whenever its side moves, or at every step) without checking that
+// anything is left.
 //
 // Each step is branch-free: the fronts' relation, then the op's answer from a table made
 // before the walk (action_bits.hpp), then selects and loads of the next fronts.
