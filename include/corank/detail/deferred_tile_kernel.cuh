@@ -8,8 +8,10 @@
 // offset and stores it after that walk, when its predecessors have long published.
 
 #include <corank/detail/partitioned_kernels.cuh>
+#include <corank/detail/published_splits.cuh>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace corank::detail {
 
@@ -30,8 +32,10 @@ struct deferred_tile_storage {
   typename block_scan::TempStorage scan;
   index_t pending_offset;
   unsigned long long staged[2];  // the mbarriers of the buffers' bulk copies
-  // The tile to take next and its splits: written by thread 0, read by all after a barrier.
+  // The tile to take next and its splits: written by thread 0 (splits not published yet
+  // by warps 0 and 1), read by all after a barrier.
   int next_tile;
+  int missing;  // published_splits: bit 0, next_begin is still to be found; bit 1, next_end
   split<index_t> next_begin, next_end;
 };
 
@@ -49,11 +53,14 @@ using deferred_storage_for =
 // Tiles are handed out by `counter` (zeroed before the launch) in the order blocks ask,
 // so a tile is only ever taken by a running block, as are all of its predecessors: every
 // look-back ends, whatever else shares the GPU.
-template <class Policy, class Op, class Args, class Compare>
+// The tile boundaries come as `Splits`: an array that the split pass filled, or (where
+// every block takes about one tile and no split pass runs) published_splits, whose missing
+// boundaries the blocks find themselves.
+template <class Policy, class Op, class Args, class Compare, class Splits>
 __global__ void __launch_bounds__(Policy::threads_per_block,
                                   deferred_blocks_per_sm<Policy, deferred_storage_for<Policy, Op, Args>>)
-    deferred_tile_kernel(Op op, Args args, Compare comp, const split<index_t>* tile_splits,
-                         tile_prefix_state prefix_state, index_t* count_out, int tiles, int* counter) {
+    deferred_tile_kernel(Op op, Args args, Compare comp, Splits tile_splits, tile_prefix_state prefix_state,
+                         index_t* count_out, int tiles, int* counter) {
   using key_type = typename Args::key_type;
   using value_type = typename Args::value_type;
   using partner_type = typename Args::partner_type;
@@ -69,17 +76,37 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
 
   const bool bulk = stages_in_bulk<key_type>(args.keys_a, args.keys_b) &&
                     (!with_values || stages_in_bulk<value_type>(args.values_a, args.values_b));
+  // The next tile's splits, read by thread 0. Published ones (published_splits.cuh) are
+  // decoded, and those not found yet marked missing (bit 0: the begin, bit 1: the end), for
+  // warps 0 and 1 to find at the top of the next round.
+  constexpr bool finds_splits = std::is_same_v<Splits, published_splits>;
+  static_assert(!finds_splits || threads >= 64, "the first two warps find a tile's missing splits");
+  const int warp = tid / 32;
+  using boundary = std::conditional_t<finds_splits, unsigned long long, split<index_t>>;  // as read
+  auto read_boundary = [&](int t) -> boundary {
+    if constexpr (finds_splits) return tile_splits.word(t); else return tile_splits[t];
+  };
+  auto take_next = [&](int next, boundary begin, boundary end) {
+    shared.next_tile = next;
+    if constexpr (finds_splits) {
+      if (next >= tiles) begin = end = 1;  // nothing to find
+      if (begin != 0) shared.next_begin = tile_splits.decode(next, begin);
+      if (end != 0) shared.next_end = tile_splits.decode(next + 1, end);
+      shared.missing = (begin == 0 ? 1 : 0) | (end == 0 ? 2 : 0);
+    } else {
+      shared.next_begin = begin;
+      shared.next_end = end;
+    }
+  };
+
   if (tid == 0) {
     if (bulk) {
       staging_barrier(&shared.staged[0]).init();
       staging_barrier(&shared.staged[1]).init();
     }
     const int first = atomicAdd(counter, 1);
-    shared.next_tile = first;
-    if (first < tiles) {
-      shared.next_begin = tile_splits[first];
-      shared.next_end = tile_splits[first + 1];
-    }
+    if (first < tiles) take_next(first, read_boundary(first), read_boundary(first + 1));
+    else take_next(first, {}, {});
   }
 
   // The tile whose outputs wait in the other buffer: its index and count.
@@ -98,6 +125,16 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
   for (int round = 0;; ++round) {
     const int b = round & 1;  // this round's buffer; the pending outputs are in b ^ 1
     __syncthreads();          // the last round is done with next_* and with buffer b
+    if constexpr (finds_splits) {
+      if (const int missing = shared.missing; missing != 0) {  // the same in every thread
+        if (warp < 2 && (missing >> warp & 1) != 0) {
+          const split<index_t> s = warp_find_boundary<Op>(tile_splits, shared.next_tile + warp, args.keys_a,
+                                                          args.size_a, args.keys_b, args.size_b, comp);
+          if (tid % 32 == 0) (warp == 0 ? shared.next_begin : shared.next_end) = s;
+        }
+        __syncthreads();
+      }
+    }
     const int tile = shared.next_tile;
     if (tile >= tiles) {
       if (pending >= 0) store_pending(b ^ 1);
@@ -138,10 +175,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
       };
       gather_values<Args::paired>(op, out, out.written, value_of, values, partners);
     }
-    split<index_t> next_begin{}, next_end{};
+    boundary next_begin{}, next_end{};
     if (tid == 0 && next < tiles) {
-      next_begin = tile_splits[next];
-      next_end = tile_splits[next + 1];
+      next_begin = read_boundary(next);
+      next_end = read_boundary(next + 1);
     }
 
     // The tile's count, published at once; the scan's barriers also see every thread done
@@ -150,9 +187,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     typename storage::block_scan(shared.scan).ExclusiveSum(count_steps(out.written), rank, tile_count);
     if (tid == 0) {
       prefix_state.publish_count(tile, tile_count);
-      shared.next_tile = next;
-      shared.next_begin = next_begin;
-      shared.next_end = next_end;
+      take_next(next, next_begin, next_end);
     }
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {

@@ -7,6 +7,7 @@
 #include <corank/detail/occupancy_cache.cuh>
 #include <corank/detail/deferred_tile_kernel.cuh>
 #include <corank/detail/partitioned_kernels.cuh>
+#include <corank/detail/published_splits.cuh>
 #include <corank/policy.hpp>
 
 #include <cuda_runtime_api.h>
@@ -55,7 +56,9 @@ cudaError_t launch_deferred(const Op& op, const Args& args, Compare comp, split<
                             cudaStream_t stream) {
   using storage = deferred_storage_for<Policy, Op, Args>;
   constexpr std::size_t shared_bytes = sizeof(storage);
-  constexpr auto kernel = deferred_tile_kernel<Policy, Op, Args, Compare>;
+  // The kernel for its most common case, which the occupancy of both stands for.
+  constexpr auto kernel = deferred_tile_kernel<Policy, Op, Args, Compare, split<index_t>*>;
+  constexpr auto finding_kernel = deferred_tile_kernel<Policy, Op, Args, Compare, published_splits>;
   int per_sm = 0;
   if (const cudaError_t e = cached_blocks_per_sm<kernel, Policy::threads_per_block, shared_bytes>(per_sm);
       e != cudaSuccess)
@@ -63,13 +66,33 @@ cudaError_t launch_deferred(const Op& op, const Args& args, Compare comp, split<
   device_limits limits;
   if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
   const index_t resident = index_t(per_sm) * limits.multiprocessors;
+  const index_t blocks = tiles < resident ? tiles : resident;
   int* counter = reinterpret_cast<int*>(prefix_words + tiles);
-  if (const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles) + sizeof(int), stream);
-      e != cudaSuccess)
-    return e;
-  launch_tile_splits<Op>(args, comp, splits, tiles, Policy::items_per_tile, stream);
-  kernel<<<unsigned(tiles < resident ? tiles : resident), Policy::threads_per_block, shared_bytes, stream>>>(
-      op, args, comp, splits, tile_prefix_state(prefix_words), count_out, int(tiles), counter);
+  const tile_prefix_state prefix_state(prefix_words);
+  if (tiles > blocks) {
+    // Blocks take several tiles each: the split pass finds every boundary first.
+    if (const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles) + sizeof(int), stream);
+        e != cudaSuccess)
+      return e;
+    launch_tile_splits<Op>(args, comp, splits, tiles, Policy::items_per_tile, stream);
+    kernel<<<unsigned(blocks), Policy::threads_per_block, shared_bytes, stream>>>(op, args, comp, splits, prefix_state,
+                                                                                  count_out, int(tiles), counter);
+  } else {
+    // A tile per block: each block finds its own boundaries (a round of warp searches,
+    // where the pass would add its own and a launch), published as words at the start of
+    // `splits`, zeroed with the look-back words and the counter.
+    int finding_per_sm = 0;  // as per_sm; asked for its shared-memory opt-in
+    if (const cudaError_t e =
+            cached_blocks_per_sm<finding_kernel, Policy::threads_per_block, shared_bytes>(finding_per_sm);
+        e != cudaSuccess)
+      return e;
+    auto* words = reinterpret_cast<unsigned long long*>(splits);
+    const std::size_t zeroed = reinterpret_cast<char*>(counter + 1) - reinterpret_cast<char*>(words);
+    if (const cudaError_t e = cudaMemsetAsync(words, 0, zeroed, stream); e != cudaSuccess) return e;
+    const published_splits boundaries(words, args.size_a + args.size_b, Policy::items_per_tile);
+    finding_kernel<<<unsigned(blocks), Policy::threads_per_block, shared_bytes, stream>>>(
+        op, args, comp, boundaries, prefix_state, count_out, int(tiles), counter);
+  }
   return cudaPeekAtLastError();
 }
 
