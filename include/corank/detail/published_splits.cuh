@@ -50,9 +50,9 @@ class published_splits {
 
 // Boundary t's split on the op's path, not published yet: searched by the calling warp (a
 // 33-way search: 5 or 6 latencies, where a thread's takes 25), and published. Every lane
-// calls it; lane 0 gets the split. Not inlined, so that it stays out of the loops of the
-// kernels that call it (rarely), whose instruction caches it would otherwise share; its
-// arguments come by value, so that the caller's stay in registers.
+// calls it; lane 0 gets the split. Not inlined: kernels call it seldom, and keep it out of
+// their round loops. Its arguments come by value: taken by reference, the caller's went to
+// memory, and the caller's global stores became generic ones (bench/NOTES.md 32).
 template <class Op, class IteratorA, class IteratorB, class Compare>
 __device__ __noinline__ split<index_t> warp_find_boundary(published_splits splits, index_t t, IteratorA a, index_t m,
                                                           IteratorB b, index_t n, Compare comp) {
