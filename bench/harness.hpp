@@ -21,10 +21,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <cstdio>
 #include <ctime>
 #include <exception>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <type_traits>

@@ -10,9 +10,9 @@
 #include <corank/detail/block_walk.cuh>
 #include <corank/detail/look_back.cuh>
 #include <corank/detail/merge_args.hpp>
+#include <corank/detail/published_splits.cuh>
 #include <corank/detail/stage_window.cuh>
 #include <corank/detail/tile_storage.cuh>
-#include <corank/detail/warp_co_rank.cuh>
 
 #include <cub/block/block_scan.cuh>
 
@@ -45,13 +45,9 @@ __global__ void __launch_bounds__(tile_splits_threads)
     tile_splits_kernel(Args args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile) {
   const index_t t = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) / (ByWarp ? 32 : 1);
   if (t > tiles) return;  // whole warps when ByWarp
-  const index_t total = args.size_a + args.size_b;
-  const index_t diagonal = t * items_per_tile < total ? t * items_per_tile : total;
-  const index_t i = ByWarp ? warp_co_rank(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp)
-                           : co_rank(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
-  if (!ByWarp || threadIdx.x % 32 == 0) {
-    splits[t] = path_split_from<Op::partition>(i, diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
-  }
+  const index_t diagonal = tile_diagonal(t, items_per_tile, args.size_a + args.size_b);
+  const split<index_t> s = find_split<ByWarp, Op>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+  if (!ByWarp || threadIdx.x % 32 == 0) splits[t] = s;
 }
 
 // Copies a tile's outputs, staged in shared memory, to `out[0, count)`, coalesced. Raw

@@ -1,15 +1,33 @@
 #pragma once
-// Tile boundaries that say whether they are known yet, for the persistent set-operation
-// kernel where it takes about one tile per block: no split pass runs (at 2^20 per input it
-// took 7-8 of the set operations' 27-31 us, bench/NOTES.md 30); a block finds each boundary
-// of its tile that no other block has published yet with a warp's search, and publishes it.
+// Tile boundaries: where one lies on the path and how it is found (shared by the split pass
+// and the tile kernels), and boundaries that say whether they are known yet, for the
+// persistent set-operation kernel where it takes about one tile per block: no split pass
+// runs (at 2^20 per input it took 7-8 of the set operations' 27-31 us, bench/NOTES.md 30);
+// a block finds each boundary of its tile that no other block has published yet with a
+// warp's search, and publishes it.
 
 #include <corank/balanced_path.hpp>
+#include <corank/co_rank.hpp>
 #include <corank/detail/warp_co_rank.cuh>
 
 #include <cuda/atomic>
 
 namespace corank::detail {
+
+// Tile boundary t's diagonal: t tiles into a path of `total` elements, or its end.
+__device__ __forceinline__ index_t tile_diagonal(index_t t, index_t items_per_tile, index_t total) {
+  return t * items_per_tile < total ? t * items_per_tile : total;
+}
+
+// The split of diagonal k on the op's path, by a thread's binary search or (ByWarp) the
+// calling warp's 33-way search, whose every lane calls it: lane 0 gets the split.
+template <bool ByWarp, class Op, class IteratorA, class IteratorB, class Compare>
+__device__ __forceinline__ split<index_t> find_split(index_t k, IteratorA a, index_t m, IteratorB b, index_t n,
+                                                     Compare& comp) {
+  const index_t i = ByWarp ? warp_co_rank(k, a, m, b, n, comp) : co_rank(k, a, m, b, n, comp);
+  if (ByWarp && threadIdx.x % 32 != 0) return {};
+  return path_split_from<Op::partition>(i, k, a, m, b, n, comp);
+}
 
 // Boundary t's split in one 64-bit word, (a + 1) << 1 | (k - a - b), where k is the
 // boundary's diagonal: a split on the merge path has a + b = k, one on the balanced path k
@@ -21,7 +39,7 @@ class published_splits {
       : words_(words), total_(total), items_per_tile_(items_per_tile) {}
 
   // Boundary t's diagonal: t tiles into the path, or its end.
-  __device__ index_t diagonal(index_t t) const { return t * items_per_tile_ < total_ ? t * items_per_tile_ : total_; }
+  __device__ index_t diagonal(index_t t) const { return tile_diagonal(t, items_per_tile_, total_); }
 
   __device__ void publish(index_t t, split<index_t> s) const {
     const auto back = static_cast<unsigned long long>(diagonal(t) - s.a - s.b);  // 0 or 1
@@ -56,13 +74,8 @@ class published_splits {
 template <class Op, class IteratorA, class IteratorB, class Compare>
 __device__ __noinline__ split<index_t> warp_find_boundary(published_splits splits, index_t t, IteratorA a, index_t m,
                                                           IteratorB b, index_t n, Compare comp) {
-  const index_t k = splits.diagonal(t);
-  const index_t i = warp_co_rank(k, a, m, b, n, comp);
-  split<index_t> s{};
-  if ((threadIdx.x & 31) == 0) {
-    s = path_split_from<Op::partition>(i, k, a, m, b, n, comp);
-    splits.publish(t, s);
-  }
+  const split<index_t> s = find_split<true, Op>(splits.diagonal(t), a, m, b, n, comp);
+  if ((threadIdx.x & 31) == 0) splits.publish(t, s);
   return s;
 }
 
