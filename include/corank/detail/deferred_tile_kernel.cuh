@@ -89,10 +89,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
   auto take_next = [&](int next, boundary begin, boundary end) {
     shared.next_tile = next;
     if constexpr (finds_splits) {
-      if (next >= tiles) begin = end = 1;  // nothing to find
+      // Past the last tile the words are not read (zero), and nothing is missing.
+      shared.missing = next < tiles ? (begin == 0 ? 1 : 0) | (end == 0 ? 2 : 0) : 0;
       if (begin != 0) shared.next_begin = tile_splits.decode(next, begin);
       if (end != 0) shared.next_end = tile_splits.decode(next + 1, end);
-      shared.missing = (begin == 0 ? 1 : 0) | (end == 0 ? 2 : 0);
     } else {
       shared.next_begin = begin;
       shared.next_end = end;
