@@ -2,7 +2,7 @@
 // set_symmetric_difference (two-phase corank::device forms, strategies naive and
 // partitioned) against thrust::set_* and a device-to-device copy of the same bytes, in one
 // process, for int32 keys, int64 keys and int32 keys with int32 values (the _by_key forms),
-// at 2^16 .. 2^28 elements per input and two input shapes. RESULTS.md has the command.
+// at 2^16 .. 2^28 elements per input and three input shapes. RESULTS.md has the command.
 //
 // Only naive and partitioned are measured: for set operations (output size known only
 // after the fact) strategy::tiled, ::circular and ::partitioned all run the same staged
@@ -18,11 +18,13 @@
 //    after warm-up runs. Before every run, outside the events, a kernel reads a scratch
 //    buffer of max(128 MiB, 3 x L2), so no run finds its data in L2. Working sets that fit
 //    in twice the L2 also rotate over two buffer sets.
-//  - inputs: m = n = 2^k sorted keys, generated on the device (a hash of the index, then a
-//    radix sort), with different seeds for A and B. "heavy": uniform over [0, n/2), so a key
-//    occurs about twice in each input and most keys are in both (many duplicates and
-//    matches); "few": uniform 30-bit keys, so few matches (a fraction of about
-//    1 - exp(-n / 2^30) of B's keys occur in A: 0.006% at 2^16, 1.6% at 2^24, 22% at 2^28).
+//  - inputs: m = 2^k sorted keys in A, generated on the device (a hash of the index, then a
+//    radix sort), with different seeds for A and B. "heavy": n = m, uniform over [0, n/2), so
+//    a key occurs about twice in each input and most keys are in both (many duplicates and
+//    matches); "few": n = m, uniform 30-bit keys, so few matches (a fraction of about
+//    1 - exp(-n / 2^30) of B's keys occur in A: 0.006% at 2^16, 1.6% at 2^24, 22% at 2^28);
+//    "skewed": n = m / 64, both uniform over [0, m), so about 63% of B's keys occur in A and
+//    most of the walk is through A alone.
 //    Values are the element's origin (A's i-th: i, B's j-th: m + j), so comparing values
 //    also checks which copies of a repeated key were kept.
 //  - every implementation's output (size, keys, values) is checked once per case against
@@ -113,22 +115,30 @@ const char* corank_name(set_op op, bool by_key) {
   return "?";
 }
 
-enum class overlap_kind { heavy, few };
-constexpr overlap_kind all_overlaps[] = {overlap_kind::heavy, overlap_kind::few};
+// The inputs' shape (see the top of this file).
+enum class input_shape { heavy, few, skewed };
+constexpr input_shape all_shapes[] = {input_shape::heavy, input_shape::few, input_shape::skewed};
 
-const char* to_string(overlap_kind kind) { return kind == overlap_kind::heavy ? "heavy" : "few"; }
+const char* to_string(input_shape shape) {
+  switch (shape) {
+    case input_shape::heavy: return "heavy";
+    case input_shape::few: return "few";
+    case input_shape::skewed: return "skewed";
+  }
+  return "?";
+}
 
 struct options : common_options {
   options() { runs = 30; }
   std::vector<set_op> ops{std::begin(all_ops), std::end(all_ops)};
-  std::vector<overlap_kind> overlaps{std::begin(all_overlaps), std::end(all_overlaps)};
+  std::vector<input_shape> shapes{std::begin(all_shapes), std::end(all_shapes)};
   std::vector<impl_kind> impls{std::begin(all_impls), std::end(all_impls)};
 };
 
 constexpr const char* usage_text = R"(usage: corank_set_ops_bench [options]
 
 Times multiset union, intersection, difference and symmetric difference of two sorted
-inputs of 2^k elements each: corank (two-phase corank::device::set_*[_by_key], strategies
+inputs, 2^k elements in A (and in B but for the skewed shape): corank (two-phase corank::device::set_*[_by_key], strategies
 naive and partitioned; tiled and circular run the same kernel as partitioned for set
 operations), thrust::set_*[_by_key] and a device-to-device copy of the same bytes.
 Outputs are checked against Thrust's.
@@ -141,9 +151,10 @@ options:
                     (also: int32, int64, pairs)
   --ops LIST        comma-separated: union, intersection, difference, symdiff
                     (also: symmetric_difference, set_union, ...) (default all four)
-  --overlap LIST    comma-separated: heavy (keys uniform over [0, n/2): many
-                    duplicates and matches), few (uniform 30-bit keys: few matches)
-                                                                 (default heavy,few)
+  --shapes LIST     comma-separated: heavy (m = n, keys uniform over [0, n/2):
+                    many duplicates and matches), few (m = n, uniform 30-bit keys:
+                    few matches), skewed (n = m / 64, keys uniform over [0, m))
+                    (--overlap is another name for it)  (default heavy,few,skewed)
   --impls LIST      comma-separated: naive, partitioned
                     (copy and thrust always run: they are the baselines) (default all)
   --runs N          timed runs per measurement; fewer above 2^24:
@@ -175,19 +186,11 @@ options parse_options(int argc, char** argv) {
       }
       opt.ops = in_order(chosen, all_ops);
       if (opt.ops.empty()) throw usage_error("--ops: empty list");
-    } else if (flag == "--overlap") {
-      std::vector<overlap_kind> chosen;
-      for (const std::string& name : split_commas(next())) {
-        if (name == "heavy") {
-          chosen.push_back(overlap_kind::heavy);
-        } else if (name == "few") {
-          chosen.push_back(overlap_kind::few);
-        } else {
-          throw usage_error(fmt::format("--overlap: unknown input shape '{}' (heavy, few)", name));
-        }
-      }
-      opt.overlaps = in_order(chosen, all_overlaps);
-      if (opt.overlaps.empty()) throw usage_error("--overlap: empty list");
+    } else if (flag == "--shapes" || flag == "--overlap") {
+      const std::vector<input_shape> chosen = named_items(next(), all_shapes, flag.c_str(), "shape",
+                                                          " (heavy, few, skewed)");
+      if (chosen.empty()) throw usage_error(flag + ": empty list");
+      opt.shapes = in_order(chosen, all_shapes);
     } else if (flag == "--impls") {
       std::vector<impl_kind> chosen{impl_kind::copy, impl_kind::thrust};
       for (impl_kind kind : named_items(next(), all_impls, "--impls", "implementation", " (naive, partitioned)")) {
@@ -210,9 +213,10 @@ int runs_for(const options& opt, int log) { return runs_for_size(opt.runs, log);
 struct result_row {
   std::string op;
   std::string type;
-  std::string overlap;
+  std::string shape;
   int log = 0;
-  index_t elements_per_input = 0;
+  index_t elements_per_input = 0;  // m, A's size
+  index_t elements_b = 0;          // n
   index_t output_elements = 0;
   double bytes = 0;
   std::string impl;
@@ -225,7 +229,7 @@ struct result_row {
 
 struct skipped_case {
   std::string type;
-  std::string overlap;
+  std::string shape;
   int log = 0;
   std::string reason;
 };
@@ -254,19 +258,19 @@ void write_json(const std::string& path, const options& opt, const bench_context
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const result_row& r = rep.rows[i];
     text += fmt::format(
-        "{}\n    {{\"op\": {}, \"type\": {}, \"overlap\": {}, \"log2_elements_per_input\": {}, "
-        "\"elements_per_input\": {}, \"output_elements\": {}, \"bytes\": {:.0f}, \"impl\": {}, \"runs\": {}, "
+        "{}\n    {{\"op\": {}, \"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, "
+        "\"elements_per_input\": {}, \"elements_b\": {}, \"output_elements\": {}, \"bytes\": {:.0f}, \"impl\": {}, \"runs\": {}, "
         "\"median_ms\": {:.6f}, \"min_ms\": {:.6f}, \"max_ms\": {:.6f}, \"gbps\": {:.3f}, "
         "\"percent_of_copy\": {:.3f}, \"ratio_to_thrust\": {:.4f}, \"check\": {}}}",
-        i == 0 ? "" : ",", json_string(r.op), json_string(r.type), json_string(r.overlap), r.log,
-        r.elements_per_input, r.output_elements, r.bytes, json_string(r.impl), r.time.runs, r.time.median_ms,
+        i == 0 ? "" : ",", json_string(r.op), json_string(r.type), json_string(r.shape), r.log,
+        r.elements_per_input, r.elements_b, r.output_elements, r.bytes, json_string(r.impl), r.time.runs, r.time.median_ms,
         r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_thrust, json_string(r.check));
   }
   text += "\n  ],\n  \"skipped\": [";
   for (std::size_t i = 0; i < rep.skipped.size(); ++i) {
     const skipped_case& s = rep.skipped[i];
-    text += fmt::format("{}\n    {{\"type\": {}, \"overlap\": {}, \"log2_elements_per_input\": {}, \"reason\": {}}}",
-                        i == 0 ? "" : ",", json_string(s.type), json_string(s.overlap), s.log, json_string(s.reason));
+    text += fmt::format("{}\n    {{\"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, \"reason\": {}}}",
+                        i == 0 ? "" : ",", json_string(s.type), json_string(s.shape), s.log, json_string(s.reason));
   }
   text += fmt::format("\n  ],\n  \"failures\": {}\n}}\n", rep.failures);
   std::ofstream file(path, std::ios::trunc);
@@ -278,13 +282,13 @@ constexpr const char* row_format = "{:<12} {:<8} {:<7} {:>4} {:>11} {:>11}  {:<1
 
 void print_table_header() {
   fmt::print("{:<12} {:<8} {:<7} {:>4} {:>11} {:>11}  {:<11} {:>4} {:>11} {:>9} {:>7} {:>9}  {}\n", "op", "type",
-             "overlap", "log2", "elems/input", "out elems", "impl", "runs", "median ms", "GB/s", "% copy", "vs Thrust",
+             "shape", "log2", "elems/input", "out elems", "impl", "runs", "median ms", "GB/s", "% copy", "vs Thrust",
              "check");
   std::fflush(stdout);
 }
 
 void print_row(const result_row& r) {
-  fmt::print(fmt::runtime(row_format), r.op, r.type, r.overlap, r.log, r.elements_per_input, r.output_elements,
+  fmt::print(fmt::runtime(row_format), r.op, r.type, r.shape, r.log, r.elements_per_input, r.output_elements,
              r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy, r.ratio_to_thrust,
              r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
   std::fflush(stdout);
@@ -461,19 +465,24 @@ std::string compare_with_reference(const buffer_set<Key, Value>& set, index_t co
   return "OK";
 }
 
-// The keys' range: heavy, [0, n/2) for n elements per input; few, 30 bits.
-std::uint64_t key_range(overlap_kind overlap, index_t n) {
-  return overlap == overlap_kind::heavy ? std::max<std::uint64_t>(1, std::uint64_t(n) / 2) : std::uint64_t(1) << 30;
+// The keys' range: heavy, [0, n/2) for n elements per input; few, 30 bits; skewed, [0, m).
+std::uint64_t key_range(input_shape shape, index_t m, index_t n) {
+  switch (shape) {
+    case input_shape::heavy: return std::max<std::uint64_t>(1, std::uint64_t(n) / 2);
+    case input_shape::few: return std::uint64_t(1) << 30;
+    case input_shape::skewed: return std::max<std::uint64_t>(1, std::uint64_t(m));
+  }
+  return 0;
 }
 
 template <class Key, class Value>
-void run_case(bench_context& ctx, const options& opt, case_kind kind, overlap_kind overlap, int log, report& rep) {
+void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shape input, int log, report& rep) {
   using set_type = buffer_set<Key, Value>;
   constexpr bool pairs = set_type::with_values;
   const std::string type = to_string(kind);
-  const std::string shape = to_string(overlap);
+  const std::string shape = to_string(input);
   const index_t m = index_t(1) << log;
-  const index_t n = m;
+  const index_t n = input == input_shape::skewed ? std::max<index_t>(1, m / 64) : m;
   const std::size_t block = set_type::block_bytes(m, n);
   const int runs = runs_for(opt, log);
   // Rotate two buffer sets while a run's working set (input + output) could stay in L2.
@@ -523,8 +532,8 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, overlap_ki
     temp.corank = device_buffer(corank_bytes);
     temp.count = device_buffer(sizeof(index_t));
     generate_inputs(ctx, buffers[0],
-                    0x5e70000000ull + std::uint64_t(kind) * 4096 + std::uint64_t(overlap) * 64 + std::uint64_t(log),
-                    key_range(overlap, std::max(m, n)));
+                    0x5e70000000ull + std::uint64_t(kind) * 4096 + std::uint64_t(input) * 64 + std::uint64_t(log),
+                    key_range(input, m, n));
   } catch (const device_memory_exhausted& e) {
     skip(e.what());
     return;
@@ -568,9 +577,10 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, overlap_ki
       result_row row;
       row.op = op_name;
       row.type = type;
-      row.overlap = shape;
+      row.shape = shape;
       row.log = log;
       row.elements_per_input = m;
+      row.elements_b = n;
       row.output_elements = reference_count;
       row.bytes = bytes_moved;
       row.impl = to_string(impl);
@@ -632,8 +642,8 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, overlap_ki
     ++rep.failures;
     print_failure(fmt::format("{} {} 2^{}: thrust", type, shape, log),
                   fmt::format("output sizes disagree: union {}, intersection {}, difference {}, symdiff {} "
-                              "(m = n = {})",
-                              u, i, d, x, m));
+                              "(m = {}, n = {})",
+                              u, i, d, x, m, n));
   }
 }
 
@@ -661,23 +671,24 @@ int run_bench(const options& opt) {
       "         thrust: thrust::set_*[_by_key] on thrust::cuda::par.on(stream); Thrust allocates its own temporary\n"
       "         storage and synchronizes inside each call (to read its output size back), which is in its time.\n"
       "         Outputs (size, keys, values) checked against Thrust's once per case.\n"
-      "inputs:  m = n = 2^log2 sorted keys per input, generated on the device (hash of the index, radix-sorted),\n"
-      "         different for A and B. heavy: uniform over [0, n/2), about 2 copies of each key per input, most\n"
-      "         keys in both; few: uniform 30-bit, so a fraction of about 1 - exp(-n / 2^30) of B's keys occur in A\n"
-      "         (0.006% at 2^16, 1.6% at 2^24, 22% at 2^28). i32:i32 values: the element's origin (A's i-th: i,\n"
+      "inputs:  m = 2^log2 sorted keys in A (elems/input), generated on the device (hash of the index, radix-\n"
+      "         sorted), different for A and B. heavy: n = m, uniform over [0, n/2), about 2 copies of each key per\n"
+      "         input, most keys in both; few: n = m, uniform 30-bit, so a fraction of about 1 - exp(-n / 2^30) of B's\n"
+      "         keys occur in A (0.006% at 2^16, 1.6% at 2^24, 22% at 2^28); skewed: n = m / 64, both uniform over\n"
+      "         [0, m), about 63% of B's keys in A. i32:i32 values: the element's origin (A's i-th: i,\n"
       "         B's j-th: m + j), so the check also sees which copies of a repeated key were kept.\n\n",
       opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0));
   std::fflush(stdout);
 
   for (case_kind kind : opt.types) {
-    for (overlap_kind overlap : opt.overlaps) {
+    for (input_shape shape : opt.shapes) {
       print_table_header();
       for (int log = opt.min_log; log <= opt.max_log; log += opt.log_step) {
         switch (kind) {
-          case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, overlap, log, rep); break;
-          case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, overlap, log, rep); break;
+          case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, shape, log, rep); break;
+          case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, shape, log, rep); break;
           case case_kind::pairs_i32_i32:
-            run_case<std::int32_t, std::int32_t>(ctx, opt, kind, overlap, log, rep);
+            run_case<std::int32_t, std::int32_t>(ctx, opt, kind, shape, log, rep);
             break;
         }
         write_json(opt.json_path, opt, ctx, rep);
