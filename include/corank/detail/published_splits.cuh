@@ -7,7 +7,7 @@
 // warp's search, and publishes it.
 
 #include <corank/balanced_path.hpp>
-#include <corank/co_rank.hpp>
+#include <corank/detail/grid_co_rank.hpp>
 #include <corank/detail/warp_co_rank.cuh>
 
 #include <cuda/atomic>
@@ -19,12 +19,19 @@ __device__ __forceinline__ index_t tile_diagonal(index_t t, index_t items_per_ti
   return t * items_per_tile < total ? t * items_per_tile : total;
 }
 
+// A thread's search narrows its answer on this grid first (grid_co_rank.hpp).
+#ifdef CORANK_TUNE_SPLIT_GRID
+inline constexpr index_t split_search_grid = CORANK_TUNE_SPLIT_GRID;
+#else
+inline constexpr index_t split_search_grid = 4096;
+#endif
+
 // The split of diagonal k on the op's path, by a thread's binary search or (ByWarp) the
 // calling warp's 33-way search, whose every lane calls it: lane 0 gets the split.
 template <bool ByWarp, class Op, class IteratorA, class IteratorB, class Compare>
 __device__ __forceinline__ split<index_t> find_split(index_t k, IteratorA a, index_t m, IteratorB b, index_t n,
                                                      Compare& comp) {
-  const index_t i = ByWarp ? warp_co_rank(k, a, m, b, n, comp) : co_rank(k, a, m, b, n, comp);
+  const index_t i = ByWarp ? warp_co_rank(k, a, m, b, n, comp) : grid_co_rank<split_search_grid>(k, a, m, b, n, comp);
   if (ByWarp && threadIdx.x % 32 != 0) return {};
   return path_split_from<Op::partition>(i, k, a, m, b, n, comp);
 }
