@@ -67,6 +67,8 @@ struct merge_policy_sm90 {
                                                          : (std::max(KeySize, ValueSize) <= 4 ? 23 : 11);
 #endif
   static constexpr int items_per_tile = threads_per_block * items_per_thread;
+  static constexpr int key_size = KeySize;
+  static constexpr int value_size = ValueSize;
   // Registers a thread of the one-tile kernel may use (the compiler is told the blocks per
   // SM that this leaves room for). Left alone, it takes 72 for 4-byte keys and 7 blocks fit;
   // capped at 64, 8 blocks fit and int32 merges ran a little faster on the H200. Pairs and
@@ -81,9 +83,11 @@ struct merge_policy_sm90 {
 };
 
 // The set operations' tiles: the streaming kernels' threads and at most 29 items, measured
-// on the H100 against 21 to 61 items and 64 to 256 threads (bench/NOTES.md 24, 30). A thread
-// walks up to items + 2 steps (balanced-path pieces), tracked in step masks of up to 64
-// bits. CORANK_TUNE_SET_THREADS / _ITEMS override the table (bench/sweep.sh --set-ops).
+// on the H100 against 21 to 61 items and 64 to 256 threads (bench/NOTES.md 24, 30, 34);
+// elements of 8 bytes (int64 keys, int32 keys with int32 values) take 27, the most with
+// which 4 blocks still fit an SM (3-8% faster than the streaming policy's 23 from 2^22 per
+// input). A thread walks up to items + 2 steps (balanced-path pieces), tracked in step masks
+// of up to 64 bits. CORANK_TUNE_SET_THREADS / _ITEMS override the table (bench/sweep.sh --set-ops).
 template <class Policy>
 struct set_operation_policy : Policy {
 #if defined(CORANK_TUNE_SET_THREADS) && defined(CORANK_TUNE_SET_ITEMS)
@@ -91,7 +95,9 @@ struct set_operation_policy : Policy {
   static constexpr int items_per_thread = CORANK_TUNE_SET_ITEMS;
 #else
   static constexpr int threads_per_block = Policy::threads_per_block;
-  static constexpr int items_per_thread = Policy::items_per_thread < 29 ? Policy::items_per_thread : 29;
+  static constexpr int items_per_thread = Policy::key_size + Policy::value_size == 8 ? 27
+                                          : Policy::items_per_thread < 29             ? Policy::items_per_thread
+                                                                                      : 29;
 #endif
   static_assert(items_per_thread + 2 <= 64, "a thread's steps are tracked in 64-bit masks");
   static constexpr int items_per_tile = threads_per_block * items_per_thread;
