@@ -85,7 +85,7 @@ struct merge_policy_sm90 {
 // The set operations' tiles: the streaming kernels' threads and at most 29 items, measured
 // on the H100 against 21 to 61 items and 64 to 256 threads (bench/NOTES.md 24, 30, 34);
 // elements of 8 bytes (int64 keys, int32 keys with int32 values) take 27, the most with
-// which 4 blocks still fit an SM (3-8% faster than the streaming policy's 23 from 2^22 per
+// which 4 blocks still fit an SM (1-8% faster than the streaming policy's 23 from 2^22 per
 // input). A thread walks up to items + 2 steps (balanced-path pieces), tracked in step masks
 // of up to 64 bits. CORANK_TUNE_SET_THREADS / _ITEMS override the table (bench/sweep.sh --set-ops).
 template <class Policy>
