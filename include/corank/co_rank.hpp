@@ -8,14 +8,11 @@
 
 namespace corank {
 
-// `a` and `b` need only `operator[]`: raw pointers, random-access iterators and the
-// ring-buffer views of the tiled kernels all work. O(log min(k, m, n)) comparisons.
+// The co-rank of diagonal k, known to lie in [low, high] (co_rank's bounds, or narrower).
 CORANK_EXEC_CHECK_DISABLE
 template <class SequenceA, class SequenceB, class Index, class Compare>
-CORANK_HOST_DEVICE Index co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b, Index n,
-                                 Compare comp) {
-  Index low = k > n ? k - n : Index(0);
-  Index high = k < m ? k : m;
+CORANK_HOST_DEVICE Index co_rank_between(Index low, Index high, Index k, const SequenceA& a, const SequenceB& b,
+                                         Compare& comp) {
   while (low < high) {
     const Index mid = low + (high - low) / 2;
     // A[mid] is among the first k outputs iff it does not come after B[k - 1 - mid];
@@ -27,6 +24,15 @@ CORANK_HOST_DEVICE Index co_rank(Index k, const SequenceA& a, Index m, const Seq
     }
   }
   return low;
+}
+
+// `a` and `b` need only `operator[]`: raw pointers, random-access iterators and the
+// ring-buffer views of the tiled kernels all work. O(log min(k, m, n)) comparisons.
+CORANK_EXEC_CHECK_DISABLE
+template <class SequenceA, class SequenceB, class Index, class Compare>
+CORANK_HOST_DEVICE Index co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b, Index n,
+                                 Compare comp) {
+  return co_rank_between(k > n ? k - n : Index(0), k < m ? k : m, k, a, b, comp);
 }
 
 }  // namespace corank

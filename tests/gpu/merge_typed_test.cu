@@ -217,12 +217,6 @@ TEST_F(GpuMergeLarge, ByKey2Pow24) {
 // merge_by_key with int32 keys and int32 values (payload: index for A, -1 - index for B).
 class GpuMergeByKey : public gpu_test {};
 
-std::vector<std::int32_t> int32_payloads(unsigned source, std::size_t n) {
-  std::vector<std::int32_t> out(n);
-  for (std::size_t i = 0; i < n; ++i) out[i] = source == 0 ? std::int32_t(i) : -1 - std::int32_t(i);
-  return out;
-}
-
 TEST_F(GpuMergeByKey, Int32KeysInt32Values) {
   constexpr std::size_t tile = corank::merge_pairs_policy<std::int32_t, std::int32_t>::items_per_tile;
   std::mt19937_64 rng = make_rng();

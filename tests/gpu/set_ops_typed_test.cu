@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -175,21 +176,18 @@ void check_keys_forms(const sorted_inputs<K>& in) {
   }
 }
 
-// By key with (source << 32 | index) payloads, so which copies are written is checked
-// exactly (32-bit values: source << 31 | index); and the paired intersection, whose B values
-// must be the matched copies'.
+// By key with payloads that name each element's source and index (inputs.hpp), so which
+// copies are written is checked exactly; and the paired intersection, whose B values must be
+// the matched copies'.
 template <class K, class V = std::uint64_t>
 void check_by_key_forms(const sorted_inputs<K>& in) {
   using compare = typename key_traits<K>::compare;
+  static_assert(std::is_same_v<V, std::uint64_t> || std::is_same_v<V, std::int32_t>);
   const std::size_t capacity = in.a.size() + in.b.size();
-  const auto narrow = [](const std::vector<std::uint64_t>& wide) {
-    std::vector<V> v(wide.size());
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      v[i] = sizeof(V) >= 8 ? V(wide[i]) : V((wide[i] >> 32) << 31 | (wide[i] & 0x7fffffffu));
-    }
-    return v;
+  const auto payloads_of = [](unsigned source, std::size_t n) {
+    if constexpr (std::is_same_v<V, std::int32_t>) return int32_payloads(source, n); else return payloads(source, n);
   };
-  const std::vector<V> hva = narrow(payloads(0, in.a.size())), hvb = narrow(payloads(1, in.b.size()));
+  const std::vector<V> hva = payloads_of(0, in.a.size()), hvb = payloads_of(1, in.b.size());
   const device_buffer<K> a(in.a), b(in.b);
   const device_buffer<V> va(hva), vb(hvb);
   guarded_output<K> keys(capacity);
@@ -325,9 +323,9 @@ class GpuSetOpsInt32Values : public gpu_test {};
 
 TEST_F(GpuSetOpsInt32Values, TileEdgeAndSeveralTileSizes) {
   using K = std::int32_t;
-  constexpr std::size_t tile = corank::set_pairs_policy<K, std::uint32_t>::items_per_tile;
+  constexpr std::size_t tile = corank::set_pairs_policy<K, std::int32_t>::items_per_tile;
   std::mt19937_64 rng = make_rng();
-  const auto check = [](const sorted_inputs<K>& in) { check_by_key_forms<K, std::uint32_t>(in); };
+  const auto check = [](const sorted_inputs<K>& in) { check_by_key_forms<K, std::int32_t>(in); };
   over_matrix<K>(edge_sizes(tile), tile, rng, check);
   over_matrix<K>(several_tile_sizes(tile, rng), tile, rng, check);
   key_repeated_over_many_tiles<K>(tile, rng, check);

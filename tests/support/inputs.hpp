@@ -158,6 +158,13 @@ inline std::vector<std::uint64_t> payloads(unsigned source, std::size_t n) {
   return out;
 }
 
+// The same in 32 bits: index for A, -1 - index for B.
+inline std::vector<std::int32_t> int32_payloads(unsigned source, std::size_t n) {
+  std::vector<std::int32_t> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = source == 0 ? std::int32_t(i) : -1 - std::int32_t(i);
+  return out;
+}
+
 template <class K, class Compare>
 std::vector<K> reference_merge(const std::vector<K>& a, const std::vector<K>& b, Compare comp) {
   std::vector<K> out(a.size() + b.size());

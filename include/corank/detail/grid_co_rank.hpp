@@ -14,6 +14,7 @@
 // (B[y, n) do not come before A[p], so at most y of B's elements precede it; or B[0, y]
 // all do). A bisection over g keeps a g that gave the first and a g + 1 that gave the second.
 
+#include <corank/co_rank.hpp>
 #include <corank/config.hpp>
 
 namespace corank::detail {
@@ -40,12 +41,7 @@ CORANK_HOST_DEVICE index_t grid_co_rank(index_t k, const SequenceA& a, index_t m
   }
   if (g_low >= 0 && g_low * Grid + 1 > low) low = g_low * Grid + 1;
   if (g_high * Grid + Grid - 1 < high) high = g_high * Grid + Grid - 1;
-  // The plain search over what is left (as co_rank).
-  while (low < high) {
-    const index_t mid = low + (high - low) / 2;
-    if (comp(b[k - 1 - mid], a[mid])) high = mid; else low = mid + 1;
-  }
-  return low;
+  return co_rank_between(low, high, k, a, b, comp);  // the plain search over what is left
 }
 
 }  // namespace corank::detail
