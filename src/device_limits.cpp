@@ -21,6 +21,9 @@ cudaError_t current_device_limits(device_limits& limits) {
       status[device] = cudaDeviceGetAttribute(&l.max_shared_bytes_per_block,
                                               cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
     }
+    if (status[device] == cudaSuccess) {
+      status[device] = cudaDeviceGetAttribute(&l.compute_major, cudaDevAttrComputeCapabilityMajor, device);
+    }
   });
   limits = cache[device];
   return status[device];

@@ -306,6 +306,39 @@ TEST_F(GpuIterators, InputsAtEveryAlignment) {
   }
 }
 
+// Outputs that start 0-3 elements past a 16-byte boundary (8-byte values 0 or 1), with every
+// strategy: tiles are stored 16 bytes at a time where their place in the output is aligned,
+// element by element elsewhere.
+TEST_F(GpuIterators, OutputsAtEveryAlignment) {
+  std::mt19937_64 rng = make_rng();
+  const std::vector<int> ha = sorted_ints(rng, 5 * int_tile + 13, 1000), hb = sorted_ints(rng, 3 * int_tile + 6, 1000);
+  const std::vector<std::uint64_t> va = payloads(0, ha.size()), vb = payloads(1, hb.size());
+  const auto expected = reference_merge_by_key(ha, va, hb, vb, corank::less{});
+  const device_buffer<int> a(ha), b(hb);
+  const device_buffer<std::uint64_t> dva(va), dvb(vb);
+  for (std::size_t shift = 0; shift <= 3; ++shift) {
+    const std::size_t value_shift = shift % 2;
+    // Guards right after the outputs: a store past the end fails the check.
+    guarded_output<int> keys(shift + expected.keys.size());
+    guarded_output<std::uint64_t> values(value_shift + expected.keys.size());
+    for (strategy kind : all_strategies) {
+      SCOPED_TRACE(corank::to_string(kind) + std::string(", outputs at +") + std::to_string(shift));
+      keys.buffer.fill_poison();
+      corank::merge(a.begin(), a.end(), b.begin(), b.end(), keys.first() + shift, corank::less{}, nullptr, kind);
+      CORANK_ASSERT_DEVICE_OK();
+      EXPECT_TRUE(keys.check(shifted(expected.keys, shift)));
+      keys.buffer.fill_poison();
+      values.buffer.fill_poison();
+      corank::merge_by_key(a.begin(), a.end(), b.begin(), b.end(), dva.begin(), dvb.begin(), keys.first() + shift,
+                           values.first() + value_shift, corank::less{}, nullptr, kind);
+      CORANK_ASSERT_DEVICE_OK();
+      EXPECT_TRUE(keys.check(shifted(expected.keys, shift)));
+      EXPECT_TRUE(values.check(shifted(expected.values, value_shift)));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
 struct times_three {
   __host__ __device__ int operator()(int x) const { return 3 * x; }
 };

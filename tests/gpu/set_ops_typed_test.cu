@@ -454,6 +454,64 @@ TEST_F(GpuSetOpsIterators, InputsAtEveryAlignment) {
   }
 }
 
+// Outputs that start 0-3 elements past a 16-byte boundary (8-byte values 0 or 1), with every
+// strategy: a tile whose place in the output is 16-byte aligned is stored 16 bytes at a time,
+// others element by element, and each tile's place depends on the counts before it. A tile
+// stored at the wrong place, or a store past either end of the output (into the guards),
+// fails here; the paired intersection's B values too.
+TEST_F(GpuSetOpsIterators, OutputsAtEveryAlignment) {
+  using V = std::uint64_t;
+  constexpr std::size_t tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
+  std::mt19937_64 rng = make_rng();
+  const sorted_inputs<std::int32_t> in = make_set_inputs<std::int32_t>(
+      set_distribution::few_keys, quick_or(5, 2) * tile + 13, quick_or(3, 2) * tile + 6, tile, rng);
+  const std::vector<V> hva = payloads(0, in.a.size()), hvb = payloads(1, in.b.size());
+  const device_buffer<std::int32_t> a(in.a), b(in.b);
+  const device_buffer<V> va(hva), vb(hvb);
+  constexpr std::size_t most_shift = 3;
+  guarded_output<std::int32_t> keys(in.a.size() + in.b.size() + most_shift);
+  guarded_output<V> values(in.a.size() + in.b.size() + most_shift), b_values(in.b.size() + most_shift);
+  for (std::size_t shift = 0; shift <= most_shift; ++shift) {
+    const std::size_t value_shift = shift % 2;  // 8-byte values: 0 or 8 bytes past the boundary
+    for (set_op op : all_set_ops) {
+      SCOPED_TRACE(std::string(to_string(op)) + ", outputs at +" + std::to_string(shift) + " keys, +" +
+                   std::to_string(value_shift) + " values");
+      const auto expected = reference_set_op_by_key(op, in.a, hva, in.b, hvb, corank::less{});
+      for (strategy kind : all_strategies) {
+        SCOPED_TRACE(corank::to_string(kind));
+        keys.buffer.fill_poison();
+        std::int32_t* end = gpu_keys(op, a.begin(), a.end(), b.begin(), b.end(), keys.first() + shift,
+                                     corank::less{}, nullptr, kind);
+        EXPECT_EQ(end - keys.first(), std::ptrdiff_t(shift + expected.keys.size()));
+        CORANK_ASSERT_DEVICE_OK();
+        EXPECT_TRUE(exact_output(shifted(expected.keys, shift), keys.buffer.to_host(), guard_elements));
+      }
+
+      keys.buffer.fill_poison();
+      values.buffer.fill_poison();
+      gpu_by_key(op, a.begin(), a.end(), b.begin(), b.end(), va.begin(), vb.begin(), keys.first() + shift,
+                 values.first() + value_shift);
+      CORANK_ASSERT_DEVICE_OK();
+      EXPECT_TRUE(exact_output(shifted(expected.keys, shift), keys.buffer.to_host(), guard_elements));
+      EXPECT_TRUE(exact_output(shifted(expected.values, value_shift), values.buffer.to_host(), guard_elements));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+    SCOPED_TRACE("set_intersection_by_key_paired, outputs at +" + std::to_string(shift));
+    const auto expected = reference_intersection_paired(in.a, hva, in.b, hvb, corank::less{});
+    keys.buffer.fill_poison();
+    values.buffer.fill_poison();
+    b_values.buffer.fill_poison();
+    corank::set_intersection_by_key_paired(a.begin(), a.end(), b.begin(), b.end(), va.begin(), vb.begin(),
+                                           keys.first() + shift, values.first() + value_shift,
+                                           b_values.first() + value_shift);
+    CORANK_ASSERT_DEVICE_OK();
+    EXPECT_TRUE(exact_output(shifted(expected.keys, shift), keys.buffer.to_host(), guard_elements));
+    EXPECT_TRUE(exact_output(shifted(expected.values, value_shift), values.buffer.to_host(), guard_elements));
+    EXPECT_TRUE(exact_output(shifted(expected.b_values, value_shift), b_values.buffer.to_host(), guard_elements));
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 // A = 0, 1, 2, ... (2^31 + 5 elements), B = 0, 2, 4, ... (2^31 + 3): formulas, so nothing
 // but the output needs memory. Intersection: the evens below 2^31 + 5.
 class GpuSetOpsHuge : public gpu_test {

@@ -30,6 +30,14 @@ T poison_value() {
   return value;
 }
 
+// What a poisoned buffer holds after `expected` was written `shift` elements into it.
+template <class T>
+std::vector<T> shifted(const std::vector<T>& expected, std::size_t shift) {
+  std::vector<T> with_head(shift, poison_value<T>());
+  with_head.insert(with_head.end(), expected.begin(), expected.end());
+  return with_head;
+}
+
 enum class distribution {
   uniform,      // independent uniform keys over the type's range
   all_equal,    // every key of A and B is the same

@@ -50,7 +50,7 @@ using deferred_storage_for =
     deferred_tile_storage<Policy, typename Args::key_type, typename Args::value_type, typename Args::partner_type,
                           Args::with_values, Args::paired>;
 
-// Tiles are handed out by `counter` (zeroed before the launch) in the order blocks ask,
+// Tiles are handed out by `counter` (zeroed before the kernel reads it) in the order blocks ask,
 // so a tile is only ever taken by a running block, as are all of its predecessors: every
 // look-back ends, whatever else shares the GPU.
 // The tile boundaries come as `Splits`: an array that the split pass filled, or (where
@@ -99,6 +99,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     }
   };
 
+  wait_for_earlier_kernel();  // the split pass where one ran (it also zeroes the counter and look-back words)
   if (tid == 0) {
     if (bulk) {
       staging_barrier(&shared.staged[0]).init();

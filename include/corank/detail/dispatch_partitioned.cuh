@@ -3,6 +3,7 @@
 // temporary-storage layout (tile splits and look-back state), and the launches.
 
 #include <corank/config.hpp>
+#include <corank/detail/dependent_launch.cuh>
 #include <corank/detail/device_limits.hpp>
 #include <corank/detail/occupancy_cache.cuh>
 #include <corank/detail/deferred_tile_kernel.cuh>
@@ -31,22 +32,24 @@ inline constexpr index_t warp_split_tiles = CORANK_TUNE_WARP_SPLIT_TILES;
 inline constexpr index_t warp_split_tiles = 3072;
 #endif
 
+// The split pass; `zeroed` (or null): the tile state it zeroes (tile_splits_kernel).
 template <class Op, class Args, class Compare>
 void launch_tile_splits(const Args& args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile,
-                        cudaStream_t stream) {
+                        unsigned long long* zeroed, cudaStream_t stream) {
   if (tiles <= warp_split_tiles) {
     constexpr index_t per_block = tile_splits_threads / 32;
     tile_splits_kernel<true, Op><<<unsigned((tiles + per_block) / per_block), tile_splits_threads, 0, stream>>>(
-        args, comp, splits, tiles, items_per_tile);
+        args, comp, splits, tiles, items_per_tile, zeroed);
   } else {
     constexpr index_t per_block = tile_splits_threads;
     tile_splits_kernel<false, Op><<<unsigned((tiles + per_block) / per_block), tile_splits_threads, 0, stream>>>(
-        args, comp, splits, tiles, items_per_tile);
+        args, comp, splits, tiles, items_per_tile, zeroed);
   }
 }
 
-// The look-back words of the tiles, then the counter that hands tiles out.
-inline std::size_t tile_state_bytes(index_t tiles) { return align_up(tile_prefix_state::bytes(tiles) + sizeof(int)); }
+// The look-back words of the tiles, then the counter that hands tiles out (in a word of its
+// own, so that the split pass zeroes tiles + 1 words).
+inline std::size_t tile_state_bytes(index_t tiles) { return align_up(tile_prefix_state::bytes(tiles + 1)); }
 
 // Data-dependent outputs, staged: persistent blocks that store each tile a round late
 // (deferred_tile_kernel.cuh), as many as fit on the GPU at once.
@@ -70,13 +73,14 @@ cudaError_t launch_deferred(const Op& op, const Args& args, Compare comp, split<
   int* counter = reinterpret_cast<int*>(prefix_words + tiles);
   const tile_prefix_state prefix_state(prefix_words);
   if (tiles > blocks) {
-    // Blocks take several tiles each: the split pass finds every boundary first.
-    if (const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles) + sizeof(int), stream);
+    // Blocks take several tiles each: the split pass finds every boundary first, and zeroes
+    // the look-back words and the counter.
+    launch_tile_splits<Op>(args, comp, splits, tiles, Policy::items_per_tile, prefix_words, stream);
+    if (const cudaError_t e = launch_dependent(kernel, unsigned(blocks), Policy::threads_per_block, shared_bytes,
+                                               stream, limits.compute_major >= 9, op, args, comp, splits, prefix_state,
+                                               count_out, int(tiles), counter);
         e != cudaSuccess)
       return e;
-    launch_tile_splits<Op>(args, comp, splits, tiles, Policy::items_per_tile, stream);
-    kernel<<<unsigned(blocks), Policy::threads_per_block, shared_bytes, stream>>>(op, args, comp, splits, prefix_state,
-                                                                                  count_out, int(tiles), counter);
   } else {
     // A tile per block: each block finds its own boundaries (a round of warp searches,
     // where the pass would add its own and a launch), published as words at the start of
@@ -110,17 +114,25 @@ cudaError_t launch_partitioned(const Op& op, const Args& args, Compare comp, spl
       e != cudaSuccess)
     return e;
 
+  device_limits limits;
+  if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
+
+  // The look-back words are zeroed by the split pass (ops of data-dependent size that write).
+  unsigned long long* zeroed = nullptr;
   if constexpr (!Args::writes_keys) {
     // Count-only: the tiles add their counts onto *count_out.
     const cudaError_t e = cudaMemsetAsync(count_out, 0, sizeof(index_t), stream);
     if (e != cudaSuccess) return e;
   } else if constexpr (!Op::output_size_is_input_size) {
-    const cudaError_t e = cudaMemsetAsync(prefix_words, 0, tile_prefix_state::bytes(tiles), stream);
-    if (e != cudaSuccess) return e;
+    zeroed = prefix_words;
   }
-  launch_tile_splits<Op>(args, comp, splits, tiles, Policy::items_per_tile, stream);
-  kernel<<<unsigned(tiles), Policy::threads_per_block, shared_bytes, stream>>>(
-      op, args, comp, splits, tile_prefix_state(prefix_words), count_out, int(tiles));
+  launch_tile_splits<Op>(args, comp, splits, tiles, Policy::items_per_tile, zeroed, stream);
+  if (const cudaError_t e = launch_dependent(kernel, unsigned(tiles), Policy::threads_per_block, shared_bytes, stream,
+                                             limits.compute_major >= 9, op, args, comp,
+                                             static_cast<const split<index_t>*>(splits),
+                                             tile_prefix_state(prefix_words), count_out, int(tiles));
+      e != cudaSuccess)
+    return e;
   return cudaPeekAtLastError();
 }
 

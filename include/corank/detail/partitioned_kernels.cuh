@@ -8,6 +8,7 @@
 
 #include <corank/balanced_path.hpp>
 #include <corank/detail/block_walk.cuh>
+#include <corank/detail/dependent_launch.cuh>
 #include <corank/detail/look_back.cuh>
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/published_splits.cuh>
@@ -40,11 +41,17 @@ struct set_args : Base {
 // about 25 dependent loads for a thread. A warp's 33-way search waits out 5 or 6 instead,
 // for 32 times the loads: faster where there are few tiles (the kernel is one long chain
 // of latencies), slower where there are many (the loads then cost bandwidth).
+// `zeroed`, unless null, is the tile kernel's state (tiles + 1 words: the look-back words
+// and the tile counter), zeroed here rather than by a memset of its own between the two
+// kernels. The tile kernel is launched as the pass starts (dependent_launch.cuh).
 template <bool ByWarp, class Op, class Args, class Compare>
 __global__ void __launch_bounds__(tile_splits_threads)
-    tile_splits_kernel(Args args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile) {
+    tile_splits_kernel(Args args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile,
+                       unsigned long long* zeroed) {
+  allow_next_kernel();
   const index_t t = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) / (ByWarp ? 32 : 1);
   if (t > tiles) return;  // whole warps when ByWarp
+  if (zeroed != nullptr && (!ByWarp || threadIdx.x % 32 == 0)) zeroed[t] = 0;
   const index_t diagonal = tile_diagonal(t, items_per_tile, args.size_a + args.size_b);
   const split<index_t> s = find_split<ByWarp, Op>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
   if (!ByWarp || threadIdx.x % 32 == 0) splits[t] = s;
@@ -192,6 +199,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block, Policy::min_blocks_
   const int tid = threadIdx.x;
   const int tile = blockIdx.x;
 
+  wait_for_earlier_kernel();  // the split pass
   const split<index_t> begin = tile_splits[tile];
   const split<index_t> end = tile_splits[tile + 1];
   const int a_size = int(end.a - begin.a);
