@@ -405,17 +405,34 @@ TEST_F(GpuSetOpsIterators, DeviceVectorIterators) {
   }
 }
 
+// The alignment tests' inputs: a few tiles of int32 keys, each key several times on both
+// sides, with 8-byte payloads.
+struct alignment_inputs {
+  sorted_inputs<std::int32_t> in;
+  std::vector<std::uint64_t> va, vb;
+};
+
+alignment_inputs make_alignment_inputs() {
+  constexpr std::size_t tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
+  std::mt19937_64 rng = make_rng();
+  alignment_inputs inputs{make_set_inputs<std::int32_t>(set_distribution::few_keys, quick_or(5, 2) * tile + 13,
+                                                        quick_or(3, 2) * tile + 6, tile, rng),
+                          {}, {}};
+  inputs.va = payloads(0, inputs.in.a.size());
+  inputs.vb = payloads(1, inputs.in.b.size());
+  return inputs;
+}
+
 // Inputs that start 0-3 elements past a 16-byte boundary: aligned arrays are staged by bulk
 // copies of whole lines (with partial lines at both ends), others element by element. Each
 // array ends at its allocation's end, so a copy of the last line past it would be caught by
 // compute-sanitizer.
 TEST_F(GpuSetOpsIterators, InputsAtEveryAlignment) {
   using V = std::uint64_t;
-  constexpr std::size_t tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
-  std::mt19937_64 rng = make_rng();
-  const sorted_inputs<std::int32_t> in = make_set_inputs<std::int32_t>(
-      set_distribution::few_keys, quick_or(5, 2) * tile + 13, quick_or(3, 2) * tile + 6, tile, rng);
-  const std::vector<V> hva = payloads(0, in.a.size()), hvb = payloads(1, in.b.size());
+  const alignment_inputs inputs = make_alignment_inputs();
+  const sorted_inputs<std::int32_t>& in = inputs.in;
+  const std::vector<V>& hva = inputs.va;
+  const std::vector<V>& hvb = inputs.vb;
   for (std::size_t a_offset : {0, 1, 2, 3}) {
     for (std::size_t b_offset : {0, 3}) {
       std::vector<std::int32_t> padded_a(a_offset, 0), padded_b(b_offset, 0);
@@ -461,11 +478,10 @@ TEST_F(GpuSetOpsIterators, InputsAtEveryAlignment) {
 // fails here; the paired intersection's B values too.
 TEST_F(GpuSetOpsIterators, OutputsAtEveryAlignment) {
   using V = std::uint64_t;
-  constexpr std::size_t tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
-  std::mt19937_64 rng = make_rng();
-  const sorted_inputs<std::int32_t> in = make_set_inputs<std::int32_t>(
-      set_distribution::few_keys, quick_or(5, 2) * tile + 13, quick_or(3, 2) * tile + 6, tile, rng);
-  const std::vector<V> hva = payloads(0, in.a.size()), hvb = payloads(1, in.b.size());
+  const alignment_inputs inputs = make_alignment_inputs();
+  const sorted_inputs<std::int32_t>& in = inputs.in;
+  const std::vector<V>& hva = inputs.va;
+  const std::vector<V>& hvb = inputs.vb;
   const device_buffer<std::int32_t> a(in.a), b(in.b);
   const device_buffer<V> va(hva), vb(hvb);
   constexpr std::size_t most_shift = 3;
