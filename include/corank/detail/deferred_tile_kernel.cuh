@@ -189,6 +189,12 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     if (tid == 0) {
       prefix_state.publish_count(tile, tile_count);
       take_next(next, next_begin, next_end);
+      // The next tile's windows asked of L2 now: its bulk copies, issued next round after this
+      // tile's compaction and the last one's look-back and store, then find most of them there
+      // instead of waiting out DRAM (bench/NOTES.md 36).
+      if constexpr (!finds_splits) {
+        if (bulk && next < tiles) prefetch_tile(args, next_begin, next_end);
+      }
     }
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {

@@ -151,6 +151,23 @@ __device__ __forceinline__ void stage_tile(const Args& args, Key* keys, const wi
   finish_staging(bulk, barrier, parity);
 }
 
+// Asks L2 for a tile's key (and value) windows ahead of stage_tile's bulk copies of them:
+// by one thread, where the arrays stage in bulk (`bulk`, from stages_in_bulk).
+template <class Args>
+__device__ __forceinline__ void prefetch_tile(const Args& args, split<index_t> begin, split<index_t> end) {
+  using key_type = typename Args::key_type;
+  using value_type = typename Args::value_type;
+  if constexpr (copies_bulk_v<key_type, decltype(args.keys_a)> && copies_bulk_v<key_type, decltype(args.keys_b)>) {
+    prefetch_window(args.keys_a, args.size_a, begin.a, end.a - begin.a);
+    prefetch_window(args.keys_b, args.size_b, begin.b, end.b - begin.b);
+  }
+  if constexpr (Args::with_values && copies_bulk_v<value_type, decltype(args.values_a)> &&
+                copies_bulk_v<value_type, decltype(args.values_b)>) {
+    prefetch_window(args.values_a, args.size_a, begin.a, end.a - begin.a);
+    prefetch_window(args.values_b, args.size_b, begin.b, end.b - begin.b);
+  }
+}
+
 // The value step v of a walk writes, by what the walk recorded: A's value i, B's value j,
 // or both combined. value_of(from_b, index) reads one value.
 template <int Steps, class Op, class Key, class ValueOf>

@@ -230,6 +230,22 @@ __device__ __forceinline__ void stage_window(T* buffer, const window_layout& at,
   }
 }
 
+// Asks L2 for the whole lines of `from[first, first + count)` that stage_window would copy in
+// bulk (none past the array's end), ahead of the copy: a hint, by one thread; nothing waits for
+// it. `from` is 16-byte aligned (stages_in_bulk).
+template <class T>
+__device__ __forceinline__ void prefetch_window(const T* from, index_t size, index_t first, index_t count) {
+  constexpr int line = line_elements<T>;
+  const index_t line_start = first - first % line;
+  const index_t wanted = (first + count - line_start + line - 1) / line;
+  const index_t in_array = (size - line_start) / line;
+  const index_t lines = wanted < in_array ? wanted : in_array;
+  if (lines > 0) {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(from + line_start), "r"(unsigned(lines * 16))
+                 : "memory");
+  }
+}
+
 // Puts the element before each window in its slot where the copies did not bring it
 // (threads 0 and 1), for ops that look at run starts.
 template <class T, class InA, class InB>
