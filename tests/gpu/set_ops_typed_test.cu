@@ -381,6 +381,30 @@ TEST_F(GpuSetOpsLarge, ByKey2Pow22) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Persistent blocks that take several tiles each after the split pass, at every test size:
+// the sanitizer runs (CORANK_TEST_QUICK) reach that path only here. uint64 keys with
+// uint64 values make tiles of 1408 elements, of which an H100 or H200 holds 528 at once (4
+// blocks on each of 132 SMs); 2^19 per input makes 745 tiles. Under CORANK_TEST_QUICK each
+// input runs one op (ops_to_run): four inputs run every op.
+
+class GpuSetOpsPersistent : public gpu_test {};
+
+TEST_F(GpuSetOpsPersistent, ByKeyMoreTilesThanResidentBlocks) {
+  using K = std::uint64_t;
+  constexpr std::size_t tile = corank::set_pairs_policy<K, std::uint64_t>::items_per_tile;
+  constexpr std::size_t half = std::size_t(1) << 19;
+  static_assert(2 * half / tile > 4 * 132, "more tiles than the resident blocks (above)");
+  std::mt19937_64 rng = make_rng();
+  for (set_distribution d : {set_distribution::uniform, set_distribution::long_runs, set_distribution::few_keys,
+                             set_distribution::one_key_run}) {
+    const sorted_inputs<K> in = make_set_inputs<K>(d, half + 3, half - 5, tile, rng);
+    SCOPED_TRACE(describe(key_name<K>().c_str(), d, in.a.size(), in.b.size()) + " by key");
+    check_by_key_forms(in);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // Iterators: device_vector iterators give the same kernels and return the caller's type.
 
 class GpuSetOpsIterators : public gpu_test {};

@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     }
   };
 
-  wait_for_earlier_kernel();  // the split pass where one ran (it also zeroes the counter and look-back words)
+  wait_for_earlier_kernel();  // the split pass or zero_words_kernel: either zeroes the counter and look-back words
   if (tid == 0) {
     if (bulk) {
       staging_barrier(&shared.staged[0]).init();

@@ -1,9 +1,9 @@
 #pragma once
-// Programmatic dependent launch (sm_90): the tile kernel that follows the split pass in the
-// stream is launched while the pass still runs, and its blocks wait on the device, before
-// their first read of the pass's results, for the pass to finish and its writes to be
-// visible. The tile kernel's launch and the start of its blocks then overlap the pass
-// instead of following it.
+// Programmatic dependent launch (sm_90): the tile kernel that follows the split pass (or the
+// kernel that zeroes its state) in the stream is launched while that one still runs, and its
+// blocks wait on the device, before their first read of its results, for it to finish and
+// its writes to be visible. The tile kernel's launch and the start of its blocks then
+// overlap the earlier kernel instead of following it.
 
 #include <corank/config.hpp>
 

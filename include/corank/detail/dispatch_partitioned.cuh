@@ -84,18 +84,23 @@ cudaError_t launch_deferred(const Op& op, const Args& args, Compare comp, split<
   } else {
     // A tile per block: each block finds its own boundaries (a round of warp searches,
     // where the pass would add its own and a launch), published as words at the start of
-    // `splits`, zeroed with the look-back words and the counter.
+    // `splits`. Those, the look-back words and the counter are zeroed by a small kernel
+    // that the tile kernel's launch overlaps.
     int finding_per_sm = 0;  // as per_sm; asked for its shared-memory opt-in
     if (const cudaError_t e =
             cached_blocks_per_sm<finding_kernel, Policy::threads_per_block, shared_bytes>(finding_per_sm);
         e != cudaSuccess)
       return e;
     auto* words = reinterpret_cast<unsigned long long*>(splits);
-    const std::size_t zeroed = reinterpret_cast<char*>(counter + 1) - reinterpret_cast<char*>(words);
-    if (const cudaError_t e = cudaMemsetAsync(words, 0, zeroed, stream); e != cudaSuccess) return e;
+    const index_t zeroed = prefix_words + tiles + 1 - words;
+    zero_words_kernel<<<unsigned((zeroed + tile_splits_threads - 1) / tile_splits_threads), tile_splits_threads, 0,
+                        stream>>>(words, zeroed);
     const published_splits boundaries(words, args.size_a + args.size_b, Policy::items_per_tile);
-    finding_kernel<<<unsigned(blocks), Policy::threads_per_block, shared_bytes, stream>>>(
-        op, args, comp, boundaries, prefix_state, count_out, int(tiles), counter);
+    if (const cudaError_t e = launch_dependent(finding_kernel, unsigned(blocks), Policy::threads_per_block,
+                                               shared_bytes, stream, limits.compute_major >= 9, op, args, comp,
+                                               boundaries, prefix_state, count_out, int(tiles), counter);
+        e != cudaSuccess)
+      return e;
   }
   return cudaPeekAtLastError();
 }

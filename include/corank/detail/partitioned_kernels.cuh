@@ -51,10 +51,21 @@ __global__ void __launch_bounds__(tile_splits_threads)
   allow_next_kernel();
   const index_t t = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) / (ByWarp ? 32 : 1);
   if (t > tiles) return;  // whole warps when ByWarp
-  if (zeroed != nullptr && (!ByWarp || threadIdx.x % 32 == 0)) zeroed[t] = 0;
+  const bool writes = !ByWarp || threadIdx.x % 32 == 0;  // a warp's answer is its lane 0's
+  if (zeroed != nullptr && writes) zeroed[t] = 0;
   const index_t diagonal = tile_diagonal(t, items_per_tile, args.size_a + args.size_b);
   const split<index_t> s = find_split<ByWarp, Op>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
-  if (!ByWarp || threadIdx.x % 32 == 0) splits[t] = s;
+  if (writes) splits[t] = s;
+}
+
+// Zeroes words[0, count): the persistent tile kernel's state where no split pass runs to
+// zero it (a tile per block). As after the pass, the tile kernel is launched while this one
+// runs and waits for its end; after a memset, it would be launched only then.
+template <class Word>
+__global__ void __launch_bounds__(tile_splits_threads) zero_words_kernel(Word* words, index_t count) {
+  allow_next_kernel();
+  const index_t i = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) words[i] = 0;
 }
 
 // Copies a tile's outputs, staged in shared memory, to `out[0, count)`, coalesced. Raw
@@ -158,13 +169,13 @@ __device__ __forceinline__ void prefetch_tile(const Args& args, split<index_t> b
   using key_type = typename Args::key_type;
   using value_type = typename Args::value_type;
   if constexpr (copies_bulk_v<key_type, decltype(args.keys_a)> && copies_bulk_v<key_type, decltype(args.keys_b)>) {
-    prefetch_window(args.keys_a, args.size_a, begin.a, end.a - begin.a);
-    prefetch_window(args.keys_b, args.size_b, begin.b, end.b - begin.b);
+    prefetch_window(args.keys_a, args.size_a, begin.a, int(end.a - begin.a));
+    prefetch_window(args.keys_b, args.size_b, begin.b, int(end.b - begin.b));
   }
   if constexpr (Args::with_values && copies_bulk_v<value_type, decltype(args.values_a)> &&
                 copies_bulk_v<value_type, decltype(args.values_b)>) {
-    prefetch_window(args.values_a, args.size_a, begin.a, end.a - begin.a);
-    prefetch_window(args.values_b, args.size_b, begin.b, end.b - begin.b);
+    prefetch_window(args.values_a, args.size_a, begin.a, int(end.a - begin.a));
+    prefetch_window(args.values_b, args.size_b, begin.b, int(end.b - begin.b));
   }
 }
 

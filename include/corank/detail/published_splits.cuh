@@ -38,7 +38,7 @@ __device__ __forceinline__ split<index_t> find_split(index_t k, IteratorA a, ind
 
 // Boundary t's split in one 64-bit word, (a + 1) << 1 | (k - a - b), where k is the
 // boundary's diagonal: a split on the merge path has a + b = k, one on the balanced path k
-// or k - 1. Zero means "not found yet", so a cudaMemsetAsync initializes the words. One
+// or k - 1. Zero means "not found yet", so zeroing initializes the words. One
 // word each, so relaxed atomics suffice: a reader uses nothing but the word it read.
 class published_splits {
  public:

@@ -131,6 +131,27 @@ __device__ __forceinline__ bool stages_in_bulk(InA a, InB b) {
   }
 }
 
+// The whole 16-byte lines that a bulk copy of from[first, first + count) takes, in an array of
+// `size` elements: from the line holding `first`, as many as the window spans, but none past
+// the array's end (a partial last line is left to per-element loads).
+struct line_span {
+  index_t start;  // the first line's first element
+  int lead;       // elements of that line before `first`
+  int lines;
+};
+
+template <class T>
+__device__ __forceinline__ line_span whole_lines(index_t size, index_t first, int count) {
+  constexpr int line = line_elements<T>;
+  line_span span;
+  span.lead = int(first % line);
+  span.start = first - span.lead;
+  const int spanned = (span.lead + count + line - 1) / line;
+  const index_t in_array = (size - span.start) / line;
+  span.lines = in_array < spanned ? int(in_array) : spanned;
+  return span;
+}
+
 // The layout of a tile's windows [begin, end) in the staging buffer.
 template <class T>
 __device__ __forceinline__ window_layout staging_layout(bool bulk, split<index_t> begin, split<index_t> end) {
@@ -166,21 +187,17 @@ __device__ __forceinline__ void stage_window(T* buffer, const window_layout& at,
     if (bulk) {
       // Whole lines from the line holding the window's first element; at the array's end,
       // the partial last line is loaded element by element instead.
-      constexpr int line = line_elements<T>;
       auto stage_side = [&](const T* from, index_t size, index_t first, int count, int to, int first_thread) {
-        const int lead = int(first % line);
-        const index_t line_start = first - lead;
-        const int wanted = lead + count;
-        const int lines = (wanted + line - 1) / line;
-        const index_t in_array = size - line_start;
-        const int bulk_elements = in_array >= index_t(lines) * line ? lines * line : int(in_array / line) * line;
-        T* to_line = buffer + (to - lead);
+        const line_span span = whole_lines<T>(size, first, count);
+        const int wanted = span.lead + count;
+        const int bulk_elements = span.lines * line_elements<T>;
+        T* to_line = buffer + (to - span.lead);
         if (tid == 0 && bulk_elements > 0) {
-          barrier.copy(shared_address(to_line), from + line_start, unsigned(bulk_elements) * unsigned(sizeof(T)));
+          barrier.copy(shared_address(to_line), from + span.start, unsigned(bulk_elements) * unsigned(sizeof(T)));
         }
         // The rest (fewer than a line) element by element.
         const int e = bulk_elements + (tid - first_thread);
-        if (tid >= first_thread && e < wanted) to_line[e] = from[line_start + e];
+        if (tid >= first_thread && e < wanted) to_line[e] = from[span.start + e];
       };
       // All in the first warp (threads 0-15 for A's partial line, 16-31 for B's): the
       // others skip the address arithmetic altogether.
@@ -231,17 +248,13 @@ __device__ __forceinline__ void stage_window(T* buffer, const window_layout& at,
 }
 
 // Asks L2 for the whole lines of `from[first, first + count)` that stage_window would copy in
-// bulk (none past the array's end), ahead of the copy: a hint, by one thread; nothing waits for
-// it. `from` is 16-byte aligned (stages_in_bulk).
+// bulk, ahead of the copy: a hint, by one thread; nothing waits for it. `from` is 16-byte
+// aligned (stages_in_bulk).
 template <class T>
-__device__ __forceinline__ void prefetch_window(const T* from, index_t size, index_t first, index_t count) {
-  constexpr int line = line_elements<T>;
-  const index_t line_start = first - first % line;
-  const index_t wanted = (first + count - line_start + line - 1) / line;
-  const index_t in_array = (size - line_start) / line;
-  const index_t lines = wanted < in_array ? wanted : in_array;
-  if (lines > 0) {
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(from + line_start), "r"(unsigned(lines * 16))
+__device__ __forceinline__ void prefetch_window(const T* from, index_t size, index_t first, int count) {
+  const line_span span = whole_lines<T>(size, first, count);
+  if (span.lines > 0) {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(from + span.start), "r"(unsigned(span.lines) * 16)
                  : "memory");
   }
 }
