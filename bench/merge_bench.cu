@@ -1,8 +1,9 @@
 // The merge benchmark: corank's strategies against CUB, Thrust and a device-to-device
 // copy of the same bytes, in one process, for int32 keys, int64 keys and int32 keys with
-// int32 values, at 2^16 .. 2^28 elements per input (2^10 .. 2^30 can be asked for); on
-// request also the CPU: a sequential merge and corank's CPU backend on every hardware
-// thread (the seeds' evaluation). RESULTS.md has the commands, NOTES.md the analysis.
+// int32 values (int64 keys with int64 values on request), at 2^16 .. 2^28 elements per
+// input (2^10 .. 2^30 can be asked for); on request also the CPU: a sequential merge and
+// corank's CPU backend on every hardware thread (the seeds' evaluation). RESULTS.md has
+// the commands, NOTES.md the analysis.
 //
 // How it measures (DESIGN.md section 8):
 //  - bytes = (m + n) * (key [+ value] size) * 2: the inputs read once, the output written
@@ -124,8 +125,8 @@ options:
   --min-log K       smallest size, 2^K elements per input        (default 16)
   --max-log K       largest size, 2^K elements per input         (default 28)
   --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
-  --types LIST      comma-separated: i32, i64, i32:i32           (default all three)
-                    (also: int32, int64, pairs)
+  --types LIST      comma-separated: i32, i64, i32:i32, i64:i64  (default i32,i64,i32:i32)
+                    (also: int32, int64, int32:int32 or pairs, int64:int64)
   --impls LIST      comma-separated: naive, tiled, circular, partitioned, thrust,
                     sequential, cpu (copy and cub always run: they are the baselines)
                     (default: every GPU implementation)
@@ -645,6 +646,7 @@ int run_bench(const options& opt) {
           case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, shape, log, rep); break;
           case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, shape, log, rep); break;
           case case_kind::pairs_i32_i32: run_case<std::int32_t, std::int32_t>(ctx, opt, kind, shape, log, rep); break;
+          case case_kind::pairs_i64_i64: run_case<std::int64_t, std::int64_t>(ctx, opt, kind, shape, log, rep); break;
         }
         write_json(opt.json_path, opt, ctx, rep);
       }

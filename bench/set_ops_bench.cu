@@ -1,8 +1,9 @@
 // The set-operations benchmark: corank's set_union, set_intersection, set_difference and
 // set_symmetric_difference (two-phase corank::device forms, strategies naive and
 // partitioned) against thrust::set_* and a device-to-device copy of the same bytes, in one
-// process, for int32 keys, int64 keys and int32 keys with int32 values (the _by_key forms),
-// at 2^16 .. 2^28 elements per input and three input shapes. RESULTS.md has the command.
+// process, for int32 keys, int64 keys and int32 keys with int32 values (the _by_key forms;
+// int64 keys with int64 values on request), at 2^16 .. 2^28 elements per input and three
+// input shapes. RESULTS.md has the command.
 //
 // Only naive and partitioned are measured: for set operations (output size known only
 // after the fact) strategy::tiled, ::circular and ::partitioned all run the same staged
@@ -147,8 +148,8 @@ options:
   --min-log K       smallest size, 2^K elements per input        (default 16)
   --max-log K       largest size, 2^K elements per input         (default 28)
   --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
-  --types LIST      comma-separated: i32, i64, i32:i32           (default all three)
-                    (also: int32, int64, pairs)
+  --types LIST      comma-separated: i32, i64, i32:i32, i64:i64  (default i32,i64,i32:i32)
+                    (also: int32, int64, int32:int32 or pairs, int64:int64)
   --ops LIST        comma-separated: union, intersection, difference, symdiff
                     (also: symmetric_difference, set_union, ...) (default all four)
   --shapes LIST     comma-separated: heavy (m = n, keys uniform over [0, n/2):
@@ -675,7 +676,7 @@ int run_bench(const options& opt) {
       "         sorted), different for A and B. heavy: n = m, uniform over [0, n/2), about 2 copies of each key per\n"
       "         input, most keys in both; few: n = m, uniform 30-bit, so a fraction of about 1 - exp(-n / 2^30) of B's\n"
       "         keys occur in A (0.006% at 2^16, 1.6% at 2^24, 22% at 2^28); skewed: n = m / 64, both uniform over\n"
-      "         [0, m), about 63% of B's keys in A. i32:i32 values: the element's origin (A's i-th: i,\n"
+      "         [0, m), about 63% of B's keys in A. Values (i32:i32, i64:i64): the element's origin (A's i-th: i,\n"
       "         B's j-th: m + j), so the check also sees which copies of a repeated key were kept.\n\n",
       opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0));
   std::fflush(stdout);
@@ -689,6 +690,9 @@ int run_bench(const options& opt) {
           case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, shape, log, rep); break;
           case case_kind::pairs_i32_i32:
             run_case<std::int32_t, std::int32_t>(ctx, opt, kind, shape, log, rep);
+            break;
+          case case_kind::pairs_i64_i64:
+            run_case<std::int64_t, std::int64_t>(ctx, opt, kind, shape, log, rep);
             break;
         }
         write_json(opt.json_path, opt, ctx, rep);
