@@ -124,7 +124,9 @@ struct partitioned_merge_policy : Policy {
   static constexpr int most_items = CORANK_TUNE_PARTITIONED_ITEMS;
 #else
   static constexpr int threads_per_block = 256;
-  static constexpr int most_items = 29;
+  // 8-byte keys with 8-byte values take 10: with 11 the kernel spilled 12-16 bytes (at its 64
+  // registers) and ran 1-3% slower at 2^20-2^22 per input, as fast above (bench/NOTES.md 37).
+  static constexpr int most_items = Policy::value_size != 0 && Policy::key_size + Policy::value_size == 16 ? 10 : 29;
 #endif
   static constexpr int items_per_thread = std::min(Policy::items_per_thread, most_items);
   static constexpr int items_per_tile = threads_per_block * items_per_thread;
