@@ -1,7 +1,8 @@
 // The GPU API around the kernels: the two-phase protocol and its argument errors, the
 // convenience forms' exceptions, iterator kinds (Thrust containers, device_ptr, counting,
-// transform, transform_output), custom comparators, NaN keys, check_sorted, more than 2^31
-// elements, user streams and CUDA graph capture.
+// transform, transform_output), custom comparators, NaN keys, check_sorted (and its
+// two-phase form's refusal of less temporary storage than queried, issue #28), more than
+// 2^31 elements, user streams and CUDA graph capture.
 //
 // check_sorted.cuh is included by this file only: included by two .cu files of one
 // program it breaks the link (see the report on detail/check_sorted.inl).
@@ -620,6 +621,62 @@ TEST_F(GpuCheckSorted, TwoPhaseFindUnsorted) {
             corank::device::find_unsorted(temp.data(), bytes, keys.data(), index_t(h.size()), static_cast<index_t*>(nullptr)));
   CORANK_ASSERT_DEVICE_OK();
   EXPECT_TRUE(all_poison(result.to_host()));
+}
+
+// Issue #28 (the other forms are in temp_storage_test.cu): less temporary storage than the
+// query asked for is refused before any CUDA call, so host memory can stand in for device
+// memory and no GPU is needed (CI).
+TEST(HostTempStorage, FindUnsortedLessThanQueriedIsInvalidValueBeforeAnyCudaCall) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(5), std::size_t(100000)}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<int> keys(n, 7);
+    std::vector<index_t> result(1, poison_value<index_t>());
+    std::size_t queried = 0;
+    ASSERT_EQ(cudaSuccess, corank::device::find_unsorted(nullptr, queried, keys.data(), index_t(n), result.data()));
+    ASSERT_GT(queried, 0u);
+    std::vector<unsigned char> temp(queried, poison_byte);
+    for (std::size_t given : {queried - 1, queried / 2, std::size_t(0)}) {
+      std::size_t bytes = given;
+      EXPECT_EQ(cudaErrorInvalidValue,
+                corank::device::find_unsorted(temp.data(), bytes, keys.data(), index_t(n), result.data()))
+          << given << " of " << queried;
+    }
+    EXPECT_TRUE(all_poison(result)) << "the result was written";
+    EXPECT_TRUE(all_poison(temp)) << "the temporary storage was written";
+  }
+}
+
+class GpuTempStorage : public gpu_test {};
+
+TEST_F(GpuTempStorage, FindUnsortedLessThanQueriedIsInvalidValueExactlyQueriedRuns) {
+  std::mt19937_64 rng = make_rng();
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(5), quick_or(100000, 5000)}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    std::vector<int> h = sorted_ints(rng, n);
+    const index_t first_break = n > 1 ? index_t(1 + rng() % (n - 1)) : index_t(n);
+    if (first_break < index_t(n)) break_at(h, std::size_t(first_break));
+    const device_buffer<int> keys(h);
+    device_buffer<index_t> result(1);
+    std::size_t queried = 0;
+    ASSERT_EQ(cudaSuccess, corank::device::find_unsorted(nullptr, queried, keys.data(), index_t(n), result.data()));
+    ASSERT_GT(queried, 0u);
+    device_buffer<unsigned char> temp(queried);
+    temp.fill_poison();
+    result.fill_poison();
+    for (std::size_t given : {queried - 1, queried / 2, std::size_t(0)}) {
+      std::size_t bytes = given;
+      EXPECT_EQ(cudaErrorInvalidValue,
+                corank::device::find_unsorted(temp.data(), bytes, keys.data(), index_t(n), result.data()))
+          << given << " of " << queried;
+    }
+    CORANK_ASSERT_DEVICE_OK();
+    EXPECT_TRUE(all_poison(result.to_host())) << "the result was written";
+    EXPECT_TRUE(all_poison(temp.to_host())) << "the temporary storage was written";
+    std::size_t bytes = queried;
+    ASSERT_EQ(cudaSuccess, corank::device::find_unsorted(temp.data(), bytes, keys.data(), index_t(n), result.data()));
+    CORANK_ASSERT_DEVICE_OK();
+    EXPECT_EQ(result.to_host()[0], first_break);
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -57,6 +57,27 @@ cudaError_t launch_naive_merge(const Op& op, const Args& args, Compare comp, cud
   return cudaPeekAtLastError();
 }
 
+// The temporary storage a merge-like op needs under `kind` as the caller gave it: the query
+// answers with it and the run refuses less, so the two cannot disagree. strategy::automatic
+// asks for partitioned's bytes whichever strategy the sizes pick: the most any strategy
+// needs, so that one query serves every strategy. Plain arithmetic, no CUDA call: a run
+// with too little storage is refused before anything touches the device. Negative sizes,
+// or sizes whose sum does not fit: cudaErrorInvalidValue, under every strategy.
+template <class Op, class Args>
+cudaError_t merge_temp_storage_bytes(const Args& args, strategy kind, std::size_t& bytes) {
+  if (kind == strategy::automatic || kind == strategy::partitioned) {
+    partitioned_layout layout;
+    if (const cudaError_t e = partitioned_layout_for<Op>(set_args<Args, unused>{args, {}}, layout); e != cudaSuccess)
+      return e;
+    bytes = layout.bytes;
+    return cudaSuccess;
+  }
+  if (args.size_a < 0 || args.size_b < 0 || args.size_a > std::numeric_limits<index_t>::max() - args.size_b)
+    return cudaErrorInvalidValue;
+  bytes = merge_temp_bytes;
+  return cudaSuccess;
+}
+
 // The two-phase entry point behind every merge-like operation.
 template <class Op, class Args, class Compare>
 cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op,
@@ -64,25 +85,24 @@ cudaError_t dispatch_merge(void* temp_storage, std::size_t& temp_storage_bytes, 
   static_assert(is_merge_path_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
   static_assert(Op::output_size_is_input_size, "dispatch_merge runs ops whose output size is m + n");
   static_assert(!sees_run_starts_v<Op>, "run-aware ops run on the data-dependent kernels (operation.cuh)");
-  // A query under strategy::automatic answers for partitioned, whichever it will run: the
-  // most any strategy needs, so that one query serves every strategy.
-  const bool automatic_query = kind == strategy::automatic && temp_storage == nullptr;
+  std::size_t needed = 0;
+  if (const cudaError_t e = merge_temp_storage_bytes<Op>(args, kind, needed); e != cudaSuccess) return e;
+  if (temp_storage == nullptr) {
+    temp_storage_bytes = needed;
+    return cudaSuccess;
+  }
+  // Against the bytes for the strategy as given, before it is resolved: under automatic a
+  // small merge runs naive, but its query asked for partitioned's bytes.
+  if (temp_storage_bytes < needed) return cudaErrorInvalidValue;
+  if (merge_argument_error(args) != nullptr) return cudaErrorInvalidValue;
   kind = merge_strategy_for(kind, args.size_a, args.size_b, Args::with_values);
-  if (kind == strategy::partitioned || automatic_query) {
+  if (kind == strategy::partitioned) {
     return dispatch_partitioned(temp_storage, temp_storage_bytes, op, set_args<Args, unused>{args, {}}, nullptr,
                                 comp, stream, kind);
   }
-  if (temp_storage == nullptr) {
-    temp_storage_bytes = merge_temp_bytes;
-    return cudaSuccess;
-  }
-  if (temp_storage_bytes < merge_temp_bytes) return cudaErrorInvalidValue;
-  if (merge_argument_error(args) != nullptr) return cudaErrorInvalidValue;
   if (args.size_a + args.size_b == 0) return cudaSuccess;
 
-  using policy = std::conditional_t<Args::with_values,
-                                    merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
-                                    merge_keys_policy<typename Args::key_type>>;
+  using policy = merge_policy_for<Args>;
   switch (kind) {
     case strategy::naive: return launch_naive_merge<policy>(op, args, comp, stream);
     case strategy::tiled: return launch_tiled_merge<policy, false>(op, args, comp, stream);

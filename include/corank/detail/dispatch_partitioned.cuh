@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 namespace corank::detail {
 
@@ -141,6 +142,44 @@ cudaError_t launch_partitioned(const Op& op, const Args& args, Compare comp, spl
   return cudaPeekAtLastError();
 }
 
+// The streaming kernels' tiles for the key (and value) type of `Args`.
+template <class Args>
+using merge_policy_for = std::conditional_t<Args::with_values,
+                                            merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
+                                            merge_keys_policy<typename Args::key_type>>;
+
+// The one-tile-per-block kernels' tiles for `Op` on `Args`.
+template <class Op, class Args>
+using partitioned_policy_for = std::conditional_t<Op::partition == partitioning::balanced_path,
+                                                  set_operation_policy<merge_policy_for<Args>>,
+                                                  partitioned_merge_policy<merge_policy_for<Args>>>;
+
+// What the one-tile-per-block kernels keep in the temporary storage: the splits of the
+// tiles + 1 boundaries, then (ops of data-dependent size) the look-back state.
+struct partitioned_layout {
+  index_t tiles = 0;
+  std::size_t splits_bytes = 0;
+  std::size_t bytes = 0;  // all of it: what a query answers and a run needs
+};
+
+// The layout for these sizes, whatever the strategy: the query and the run both take their
+// bytes from here, so they cannot disagree. Plain arithmetic, no CUDA call: a run with too
+// little storage is refused before anything touches the device. Sizes that do not fit:
+// cudaErrorInvalidValue.
+template <class Op, class Args>
+cudaError_t partitioned_layout_for(const Args& args, partitioned_layout& layout) {
+  using policy = partitioned_policy_for<Op, Args>;
+  if (args.size_a < 0 || args.size_b < 0 || args.size_a > std::numeric_limits<index_t>::max() - args.size_b)
+    return cudaErrorInvalidValue;
+  const index_t total = args.size_a + args.size_b;
+  const index_t tiles = total == 0 ? 1 : (total + policy::items_per_tile - 1) / policy::items_per_tile;
+  if (tiles >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+  layout.tiles = tiles;
+  layout.splits_bytes = align_up(std::size_t(tiles + 1) * sizeof(split<index_t>));
+  layout.bytes = layout.splits_bytes + (Op::output_size_is_input_size ? 0 : tile_state_bytes(tiles));
+  return cudaSuccess;
+}
+
 // The two-phase entry point of the one-tile-per-block kernel: every data-dependent
 // operation, and merge-like ops under strategy::partitioned. The output size goes to
 // *count_out (device memory), which ops of known output size do not need.
@@ -152,32 +191,27 @@ cudaError_t dispatch_partitioned(void* temp_storage, std::size_t& temp_storage_b
   static_assert(!Op::output_size_is_input_size || Op::partition == partitioning::merge_path,
                 "an op whose output size is its input size walks the merge path (see op.hpp)");
   constexpr bool known_size = Op::output_size_is_input_size;
-  using merge_policy = std::conditional_t<Args::with_values,
-                                          merge_pairs_policy<typename Args::key_type, typename Args::value_type>,
-                                          merge_keys_policy<typename Args::key_type>>;
-  using policy = std::conditional_t<Op::partition == partitioning::balanced_path,
-                                    set_operation_policy<merge_policy>, partitioned_merge_policy<merge_policy>>;
-  if (args.size_a < 0 || args.size_b < 0 || args.size_a > std::numeric_limits<index_t>::max() - args.size_b)
-    return cudaErrorInvalidValue;
-  const index_t total = args.size_a + args.size_b;
-  const index_t tiles = total == 0 ? 1 : (total + policy::items_per_tile - 1) / policy::items_per_tile;
-  if (tiles >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
-  const std::size_t splits_bytes = align_up(std::size_t(tiles + 1) * sizeof(split<index_t>));
-  const std::size_t needed = splits_bytes + (known_size ? 0 : tile_state_bytes(tiles));
+  using policy = partitioned_policy_for<Op, Args>;
+  partitioned_layout layout;
+  if (const cudaError_t e = partitioned_layout_for<Op>(args, layout); e != cudaSuccess) return e;
   if (temp_storage == nullptr) {
-    temp_storage_bytes = needed;
+    temp_storage_bytes = layout.bytes;
     return cudaSuccess;
   }
-  if (temp_storage_bytes < needed) return cudaErrorInvalidValue;
+  // Checked first, before anything that could touch the device.
+  if (temp_storage_bytes < layout.bytes) return cudaErrorInvalidValue;
   if (merge_argument_error(args) != nullptr) return cudaErrorInvalidValue;
   if (!known_size && count_out == nullptr) return cudaErrorInvalidValue;
+  const index_t total = args.size_a + args.size_b;
+  const index_t tiles = layout.tiles;
   if constexpr (Args::paired) {
     if (total > 0 && is_null(args.partner_out)) return cudaErrorInvalidValue;
   }
   if (known_size && total == 0) return cudaSuccess;
 
   auto* splits = static_cast<split<index_t>*>(temp_storage);
-  auto* prefix_words = reinterpret_cast<unsigned long long*>(static_cast<char*>(temp_storage) + splits_bytes);
+  auto* prefix_words =
+      reinterpret_cast<unsigned long long*>(static_cast<char*>(temp_storage) + layout.splits_bytes);
   if (kind == strategy::naive) {
     return launch_partitioned<policy, false>(op, args, comp, splits, prefix_words, tiles, count_out, stream);
   }
