@@ -3,25 +3,55 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstring>
 #include <limits>
 
 namespace corank::cli {
 
+namespace {
+
+const option_spec help_option{"--help", "-h", 0};
+
+}  // namespace
+
+argument_reader::argument_reader(int argc, char** argv, std::initializer_list<option_spec> options)
+    : argc_(argc), argv_(argv), options_(options) {
+  options_.push_back(help_option);
+}
+
 bool argument_reader::next() {
   if (index_ + 1 >= argc_) return false;
-  const std::string argument = argv_[++index_];
+  name_ = argv_[++index_];
   has_inline_value_ = false;
   inline_value_.clear();
-  name_ = argument;
-  positional_ = argument.size() < 2 || argument[0] != '-';
-  if (argument.rfind("--", 0) == 0) {
-    if (const auto equals = argument.find('='); equals != std::string::npos) {
-      name_ = argument.substr(0, equals);
-      inline_value_ = argument.substr(equals + 1);
+  help_ = false;
+  spec_ = nullptr;
+  if (!options_ended_ && name_ == "--") {
+    options_ended_ = true;
+    return next();
+  }
+  if (options_ended_ || name_.size() < 2 || name_[0] != '-') return true;  // positional, "-" included
+  if (name_.rfind("--", 0) == 0) {
+    if (const auto equals = name_.find('='); equals != std::string::npos) {
+      inline_value_ = name_.substr(equals + 1);
       has_inline_value_ = true;
+      name_.resize(equals);
     }
   }
+  for (const option_spec& option : options_) {
+    if (name_ == option.name || (option.short_name != nullptr && name_ == option.short_name)) spec_ = &option;
+  }
+  if (spec_ == nullptr) unknown_option();
+  if (has_inline_value_ && spec_->values == 0) {
+    throw usage_error(fmt::format("{} takes no value (got '{}={}')", name_, name_, inline_value_));
+  }
+  help_ = spec_->name == help_option.name;
   return true;
+}
+
+bool argument_reader::is(const char* option_name) const {
+  return spec_ != nullptr && (std::strcmp(spec_->name, option_name) == 0 ||
+                              (spec_->short_name != nullptr && std::strcmp(spec_->short_name, option_name) == 0));
 }
 
 std::string argument_reader::value() {
@@ -35,9 +65,13 @@ std::string argument_reader::following_value() {
   return argv_[++index_];
 }
 
-void argument_reader::reject() const {
-  throw usage_error(positional_ ? fmt::format("unexpected argument '{}'", name_)
-                                : fmt::format("unknown option '{}'", name_));
+void argument_reader::unknown_option() const {
+  std::string valid;
+  for (const option_spec& option : options_) {
+    if (!valid.empty()) valid += ", ";
+    valid += option.short_name != nullptr ? fmt::format("{}/{}", option.short_name, option.name) : option.name;
+  }
+  throw usage_error(fmt::format("unknown option '{}'; the options are {} (and -- to end them)", name_, valid));
 }
 
 namespace {

@@ -1,13 +1,14 @@
 #pragma once
-// Command-line plumbing shared by the subcommands: an option reader that takes
-// "--name value" and "--name=value", value parsers with readable errors, and the error
-// types that make the command exit with status 2: usage_error (a wrong command line: the
-// usage is printed too) and input_error (an input the command cannot use).
+// Command-line plumbing shared by the subcommands: an option reader that knows each
+// subcommand's options, value parsers with readable errors, and the error types that make
+// the command exit with status 2: usage_error (a wrong command line: the usage is printed
+// too) and input_error (an input the command cannot use).
 
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace corank::cli {
 
@@ -28,36 +29,52 @@ class input_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads a subcommand's arguments one option at a time:
+// One option a subcommand accepts. -h/--help are accepted by every reader.
+struct option_spec {
+  const char* name;                  // "--output"
+  const char* short_name = nullptr;  // "-o"
+  int values = 0;                    // 0: a flag; 1 or 2: that many values follow
+};
+
+// Reads a subcommand's arguments one at a time, against the options it declares:
+//   argument_reader args(argc, argv, {{"--n", nullptr, 1}, {"--force"}});
 //   while (args.next()) { if (args.is("--n")) n = parse_count(args.name(), args.value(), ...); ... }
+// An option's value is the next argument or follows '=' (--n=5, not for flags: --force=no
+// is refused); an unknown option is refused with the list of valid ones; after "--" every
+// argument is positional.
 class argument_reader {
  public:
   // argv[0] is the subcommand's name; options start at argv[1].
-  argument_reader(int argc, char** argv) : argc_(argc), argv_(argv) {}
+  argument_reader(int argc, char** argv, std::initializer_list<option_spec> options);
 
-  // Moves to the next option; false when there are none left.
+  // Moves to the next argument; false when there are none left.
   bool next();
-  bool is(const char* option_name) const { return !positional_ && name_ == option_name; }
-  // An argument that is not an option ("-" included): name() is the argument itself.
-  bool is_positional() const { return positional_; }
-  bool is_help() const { return !positional_ && (name_ == "-h" || name_ == "--help"); }
+  // The current argument is this option (by its long name, or its short one).
+  bool is(const char* option_name) const;
+  // An argument that is not an option ("-" and anything after "--" included): name() is
+  // the argument itself.
+  bool is_positional() const { return spec_ == nullptr; }
+  bool is_help() const { return help_; }
+  // The option as written (without "=value"), or the positional argument.
   const std::string& name() const { return name_; }
-  // The current option's value (after '=', or the next argument).
+  // The current option's (first) value.
   std::string value();
-  // A further value of the current option, always the next argument (for options that take
-  // two: "--values A.npy B.npy").
+  // Its second value, always the next argument ("--values A.npy B.npy").
   std::string following_value();
-  // Throws usage_error for the current argument: an unknown option or an unexpected one.
-  [[noreturn]] void reject() const;
 
  private:
+  [[noreturn]] void unknown_option() const;
+
   int argc_;
   char** argv_;
+  std::vector<option_spec> options_;
   int index_ = 0;
+  bool options_ended_ = false;  // after "--"
   std::string name_;
   std::string inline_value_;
   bool has_inline_value_ = false;
-  bool positional_ = false;
+  bool help_ = false;
+  const option_spec* spec_ = nullptr;  // null: positional
 };
 
 // A positive count: digits, optionally with a decimal suffix (k, M, G), an exponent

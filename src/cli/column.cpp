@@ -2,9 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <new>
 #include <type_traits>
 
 namespace corank::cli {
+
+void column::resize(index_t size) {
+  const std::size_t bytes = std::max<std::size_t>(1, std::size_t(size) * dtype_size(type_));  // never null
+  void* grown = std::realloc(bytes_.get(), bytes);
+  if (grown == nullptr) throw std::bad_alloc();
+  bytes_.release();
+  bytes_.reset(grown);
+  size_ = size;
+}
 
 std::string format_element(const column& c, index_t i) {
   return visit_dtype(c.type(), [&](auto tag) {

@@ -6,8 +6,8 @@
 
 #include <corank/config.hpp>
 
-#include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -16,8 +16,8 @@ namespace corank::cli {
 class column {
  public:
   column() = default;
-  column(dtype type, index_t size)
-      : type_(type), size_(size), bytes_(new std::byte[std::max<std::size_t>(1, std::size_t(size) * dtype_size(type))]) {}
+  // Throws std::bad_alloc when the memory cannot be had.
+  column(dtype type, index_t size) : type_(type) { resize(size); }
 
   dtype type() const { return type_; }
   index_t size() const { return size_; }
@@ -26,19 +26,24 @@ class column {
   const void* data() const { return bytes_.get(); }
   template <class T>
   T* as() {
-    return reinterpret_cast<T*>(bytes_.get());
+    return static_cast<T*>(data());
   }
   template <class T>
   const T* as() const {
-    return reinterpret_cast<const T*>(bytes_.get());
+    return static_cast<const T*>(data());
   }
   // Keeps the first `size` elements (the buffer stays as large).
   void shrink(index_t size) { size_ = size < size_ ? size : size_; }
+  // Reallocates to `size` elements, keeping the first ones; throws std::bad_alloc.
+  void resize(index_t size);
 
  private:
+  struct free_memory {
+    void operator()(void* p) const { std::free(p); }
+  };
   dtype type_ = dtype::int32;
   index_t size_ = 0;
-  std::unique_ptr<std::byte[]> bytes_;  // new[]: aligned for every element type
+  std::unique_ptr<void, free_memory> bytes_;  // malloc: aligned for every element type, and resizable
 };
 
 // Element i, printed as NumPy would ("-3", "2.5", "nan").

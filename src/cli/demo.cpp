@@ -3,6 +3,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "column.hpp"
 #include "cuda_devices.hpp"
 #include "demo.hpp"
 
@@ -50,7 +51,9 @@ namespace {
 
 demo_options parse_demo_options(int argc, char** argv, bool& help) {
   demo_options options;
-  argument_reader args(argc, argv);
+  argument_reader args(argc, argv,
+                       {{"--n", nullptr, 1}, {"--type", nullptr, 1}, {"--device", nullptr, 1}, {"--strategy", nullptr, 1},
+                        {"--seed", nullptr, 1}, {"--runs", nullptr, 1}, {"--threads", nullptr, 1}});
   while (args.next()) {
     if (args.is_help()) {
       help = true;
@@ -81,7 +84,7 @@ demo_options parse_demo_options(int argc, char** argv, bool& help) {
       if (threads > 4096) throw usage_error(fmt::format("--threads: {} is more than 4096", threads));
       options.threads = unsigned(threads);
     } else {
-      args.reject();
+      throw usage_error(fmt::format("unexpected argument '{}'", args.name()));
     }
   }
   return options;
@@ -115,6 +118,10 @@ int run_typed(const demo_options& options, bool on_gpu) {
   const index_t mismatch_at = index_t(difference.first - run.output.begin());
   const bool ok = run.output.size() == expected.size() && mismatch_at == total;
 
+  // Below this many bytes moved, launch and call overheads are the time: a rate or a
+  // ratio would say nothing about the merge.
+  constexpr double min_timed_bytes = 16e6;
+  const bool timed = bytes >= min_timed_bytes;
   const std::vector<table_row> rows = {
       {run.copy.operation, run.copy.median_ms, 100.0, "-"},
       {run.merge.operation, run.merge.median_ms, 100.0 * run.copy.median_ms / run.merge.median_ms,
@@ -125,9 +132,14 @@ int run_typed(const demo_options& options, bool on_gpu) {
   fmt::print("{:<36} {:>12} {:>11} {:>9} {:>10}  {}\n", "operation", "elements", "time ms", "GB/s", "% of copy",
              "check");
   for (const table_row& row : rows) {
-    const std::string percent = row.percent_of_copy < 0 ? "-" : fmt::format("{:.1f}", row.percent_of_copy);
-    fmt::print("{:<36} {:>12} {:>11.3f} {:>9.1f} {:>10}  {}\n", row.operation, total, row.ms,
-               bytes / (row.ms * 1e6), percent, row.check);
+    const std::string rate = timed ? fmt::format("{:.1f}", bytes / (row.ms * 1e6)) : "-";
+    const std::string percent = timed && row.percent_of_copy >= 0 ? fmt::format("{:.1f}", row.percent_of_copy) : "-";
+    fmt::print("{:<36} {:>12} {:>11.3f} {:>9} {:>10}  {}\n", row.operation, total, row.ms, rate, percent, row.check);
+  }
+  if (!timed) {
+    fmt::print("\nnote: {} moved is too little to time: GB/s and % of copy are shown from {} (--n {} for {})\n",
+               format_bytes(bytes), format_bytes(min_timed_bytes),
+               index_t(min_timed_bytes / (4.0 * sizeof(Key))), type_name);
   }
   fmt::print("\n");
   if (ok) {
@@ -162,8 +174,8 @@ int run_demo(int argc, char** argv) {
       return exit_failure;
     }
     if (!on_gpu) {
-      fmt::print("no CUDA GPU found: running on the CPU backend\n");
-      if (reason != "no device") fmt::print("  (cudaGetDeviceCount: {})\n", reason);
+      fmt::print("no CUDA GPU found; running on the CPU backend\n");
+      if (reason != "no device") fmt::print("  (the CUDA runtime said: {})\n", reason);
     }
   }
   if (!on_gpu && options.strategy_given) {

@@ -62,12 +62,17 @@ demo_run<Key> run_demo_on_cpu(const demo_options& options) {
   const index_t n = options.keys_per_column;
   const unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
 
+  // Like the merge, the copy leaves threads idle rather than give them tiny pieces.
+  const std::size_t bytes = std::size_t(2 * n) * sizeof(Key);
+  const unsigned copy_threads = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(1, bytes >> 18)));
+
   demo_run<Key> run;
   run.where = fmt::format("device: CPU backend (corank::host), {} thread{}", threads, threads == 1 ? "" : "s");
+  run.copy.operation = fmt::format("memcpy ({} thread{})", copy_threads, copy_threads == 1 ? "" : "s");
   run.timing_method = fmt::format(
       "time: median of {} runs after 1 warm-up (std::chrono); GB/s counts inputs read + output written; "
-      "% of copy is against a {}-thread memcpy of the same bytes",
-      options.runs, threads);
+      "% of copy is against {} of the same bytes",
+      options.runs, run.copy.operation);
   fmt::print("generating the columns on the CPU (seed {})\n", options.seed);
   std::fflush(stdout);
   run.input.resize(std::size_t(2 * n));
@@ -78,10 +83,6 @@ demo_run<Key> run_demo_on_cpu(const demo_options& options) {
   generate_column(a, n, column_seed(options.seed, 0));
   second.join();
 
-  // Like the merge, the copy leaves threads idle rather than give them tiny pieces.
-  const std::size_t bytes = run.input.size() * sizeof(Key);
-  const unsigned copy_threads = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(1, bytes >> 18)));
-  run.copy.operation = fmt::format("memcpy ({} thread{})", copy_threads, copy_threads == 1 ? "" : "s");
   run.copy.median_ms =
       median_ms(options.runs, [&] { parallel_copy(run.output.data(), run.input.data(), bytes, copy_threads); });
 

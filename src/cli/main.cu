@@ -27,7 +27,7 @@ void print_usage(std::FILE* stream) {
   fmt::print(stream, "usage: corank <command> [options]\n\ncommands:\n");
   for (const command& c : commands) fmt::print(stream, "  {:<9}  {}\n", c.name, c.summary);
   fmt::print(stream, "  {:<9}  {}\n", "help", "this text, or a command's options (corank help <command>)");
-  fmt::print(stream, "\nRun 'corank <command> --help' for a command's options.\n");
+  fmt::print(stream, "\nRun 'corank <command> --help' for a command's options, 'corank --version' for the version.\n");
 }
 
 const command* find_command(const std::string& name) {
@@ -43,8 +43,16 @@ int run(int argc, char** argv) {
     return exit_usage;
   }
   const std::string first = argv[1];
+  if (first == "--version" || first == "-V") {
+    fmt::print("corank {}\n", CORANK_VERSION);
+    return exit_ok;
+  }
   if (first == "-h" || first == "--help" || first == "help") {
     if (first == "help" && argc > 2) {
+      if (std::string(argv[2]) == "help") {
+        fmt::print("usage: corank help [<command>]\n\nPrints the list of commands, or a command's options.\n");
+        return exit_ok;
+      }
       if (const command* c = find_command(argv[2])) {
         c->print_usage(stdout);
         return exit_ok;

@@ -4,7 +4,9 @@
 #include "progress.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -20,30 +22,12 @@ constexpr char magic[] = "\x93NUMPY";
 constexpr std::size_t magic_size = 6;
 constexpr std::size_t chunk_bytes = std::size_t(64) << 20;  // per fread/fwrite: the progress bar's step
 
-struct file_closer {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using file_handle = std::unique_ptr<std::FILE, file_closer>;
-
 const char* supported_types() {
   return "int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64";
 }
 
-// Opens an input file, or says why it cannot.
-file_handle open_input(const std::string& path, std::uint64_t& file_size, bool& size_known) {
-  struct stat info {};
-  if (stat(path.c_str(), &info) != 0) {
-    const int error = errno;
-    if (error == ENOENT) throw input_error(fmt::format("{}: no such file", path));
-    throw input_error(fmt::format("cannot read {}: {}", path, std::strerror(error)));
-  }
-  if (S_ISDIR(info.st_mode)) throw input_error(fmt::format("{} is a directory, not a .npy file", path));
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw input_error(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  size_known = S_ISREG(info.st_mode);
-  file_size = std::uint64_t(info.st_size);
-  return file_handle(f);
-}
+// numpy refuses longer headers too (np.load's max_header_size): a .npy column's is ~128 bytes.
+constexpr std::uint64_t max_header_bytes = 10000;
 
 // Reads exactly `bytes` (false at end of file); a read error throws.
 bool read_exactly(std::FILE* f, const std::string& path, void* data, std::size_t bytes) {
@@ -144,9 +128,11 @@ class header_dict_parser {
     }
     fail("expected True or False");
   }
+  // A tuple, as Python writes it: (), (5,), (2, 3); "(5)" is not one, and numpy refuses it.
   std::vector<std::uint64_t> parse_shape() {
     expect('(');
     std::vector<std::uint64_t> shape;
+    bool trailing_comma = false;
     while (true) {
       skip_space();
       if (peek() == ')') break;
@@ -161,12 +147,14 @@ class header_dict_parser {
       if (peek() == 'L') ++at_;  // Python 2's long literals, in old files
       shape.push_back(value);
       skip_space();
-      if (peek() == ',') {
+      trailing_comma = peek() == ',';
+      if (trailing_comma) {
         ++at_;
         continue;
       }
       if (peek() != ')') fail("expected ',' or ')'");
     }
+    if (shape.size() == 1 && !trailing_comma) fail("the shape is not a tuple: a 1-D shape is written (N,)");
     ++at_;
     return shape;
   }
@@ -200,12 +188,21 @@ class header_dict_parser {
   std::size_t at_ = 0;
 };
 
+// `extra`: how many bytes follow the data, 0 where unknown (a stream).
+std::string extra_bytes_message(const std::string& path, const npy_header& header, std::uint64_t extra) {
+  return fmt::format("{}: {} the {} {} elements its header announces (a second array saved into the same file?); "
+                     "a column must be one array",
+                     path, extra > 0 ? fmt::format("{} bytes follow", extra) : std::string("more bytes follow"),
+                     header.size, dtype_name(header.type));
+}
+
 std::string shape_text(const std::vector<std::uint64_t>& shape) {
   std::string s = "(";
   for (std::size_t i = 0; i < shape.size(); ++i) s += fmt::format(i == 0 ? "{}" : ", {}", shape[i]);
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
+// `file_size`: the file's length, checked against the header where `size_known` (regular files).
 npy_header parse_header(std::FILE* f, const std::string& path, std::uint64_t file_size, bool size_known) {
   unsigned char start[magic_size + 2] = {};
   if (!read_exactly(f, path, start, sizeof start) || std::memcmp(start, magic, magic_size) != 0) {
@@ -226,6 +223,11 @@ npy_header parse_header(std::FILE* f, const std::string& path, std::uint64_t fil
   std::uint64_t dict_length = 0;
   for (std::size_t i = length_bytes; i-- > 0;) dict_length = (dict_length << 8) | length_field[i];
   const std::uint64_t data_offset = magic_size + 2 + length_bytes + dict_length;
+  if (dict_length > max_header_bytes) {
+    throw input_error(fmt::format("{}: its .npy header says it is {} bytes long; more than {} is refused (numpy "
+                                  "refuses it too): not a column written by numpy",
+                                  path, dict_length, max_header_bytes));
+  }
   if (size_known && data_offset > file_size) {
     throw input_error(fmt::format("{}: truncated .npy header (it says {} bytes, the file has {})", path,
                                   data_offset, file_size));
@@ -274,38 +276,62 @@ npy_header parse_header(std::FILE* f, const std::string& path, std::uint64_t fil
                                   path, header.size, dtype_name(header.type), data_bytes, file_size - data_offset,
                                   data_offset));
   }
+  if (size_known && file_size - data_offset > data_bytes) {
+    throw input_error(extra_bytes_message(path, header, file_size - data_offset - data_bytes));
+  }
   return header;
 }
 
 }  // namespace
 
-npy_header read_npy_header(const std::string& path) {
-  std::uint64_t file_size = 0;
-  bool size_known = false;
-  const file_handle f = open_input(path, file_size, size_known);
-  return parse_header(f.get(), path, file_size, size_known);
+npy_input::npy_input(std::string path) : path_(std::move(path)) {
+  const int fd = path_ == "-" ? dup(STDIN_FILENO) : open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == ENOENT) throw input_error(fmt::format("{}: no such file", path_));
+    throw input_error(fmt::format("cannot read {}: {}", path_, std::strerror(error)));
+  }
+  file_ = fdopen(fd, "rb");
+  if (file_ == nullptr) {
+    close(fd);
+    throw std::runtime_error(fmt::format("cannot read {}: {}", path_, std::strerror(errno)));
+  }
+  // Unbuffered: a stream's bytes after the header must stay for read(), and large reads
+  // go straight to the column.
+  std::setvbuf(file_, nullptr, _IONBF, 0);
+  struct stat info {};
+  if (fstat(fd, &info) != 0) throw std::runtime_error(fmt::format("cannot read {}: {}", path_, std::strerror(errno)));
+  if (S_ISDIR(info.st_mode)) throw input_error(fmt::format("{} is a directory, not a .npy file", path_));
+  regular_ = S_ISREG(info.st_mode);
+  header_ = parse_header(file_, path_, std::uint64_t(info.st_size), regular_);
 }
 
-column read_npy(const std::string& path) {
-  std::uint64_t file_size = 0;
-  bool size_known = false;
-  const file_handle f = open_input(path, file_size, size_known);
-  const npy_header header = parse_header(f.get(), path, file_size, size_known);
-  column c(header.type, header.size);
-  std::setvbuf(f.get(), nullptr, _IONBF, 0);  // large freads go straight to the column
-  progress_bar bar("reading " + path, c.bytes());
-  auto* data = static_cast<unsigned char*>(c.data());
-  for (std::size_t done = 0; done < c.bytes();) {
+npy_input::~npy_input() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+column npy_input::read() {
+  const std::size_t bytes = data_bytes();
+  // A stream's memory grows with what arrives: a header may announce more than is sent.
+  const std::size_t first = regular_ ? bytes : std::min(bytes, chunk_bytes);
+  column c(header_.type, index_t(first / dtype_size(header_.type)));
+  progress_bar bar("reading " + path_, bytes);
+  for (std::size_t done = 0; done < bytes;) {
+    if (done == c.bytes()) c.resize(index_t(std::min(bytes, 2 * done) / dtype_size(header_.type)));
     const std::size_t step = std::min(chunk_bytes, c.bytes() - done);
-    if (!read_exactly(f.get(), path, data + done, step)) {
+    if (!read_exactly(file_, path_, static_cast<unsigned char*>(c.data()) + done, step)) {
       bar.finish();
       throw input_error(fmt::format("{}: truncated: the header says {} {} elements ({} bytes of data), but the "
-                                    "file ends first",
-                                    path, header.size, dtype_name(header.type), c.bytes()));
+                                    "{} ends first",
+                                    path_, header_.size, dtype_name(header_.type), bytes,
+                                    regular_ ? "file" : "stream"));
     }
     done += step;
     bar.update(done);
   }
+  // Nothing may follow the data (a file that grew while it was read, a stream that sends more than it says).
+  unsigned char next = 0;
+  if (read_exactly(file_, path_, &next, 1)) throw input_error(extra_bytes_message(path_, header_, 0));
   return c;
 }
 

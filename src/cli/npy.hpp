@@ -2,20 +2,25 @@
 // A small reader and writer of NumPy .npy files (format versions 1.0, 2.0 and 3.0) for
 // 1-D little-endian C-order columns of the types in dtype.hpp.
 //
-// The reader parses the header's dict ('descr', 'fortran_order', 'shape') and rejects,
-// with a message naming the file and what to do: a missing or unreadable file, a file
-// that is not .npy, an unsupported dtype (structured, float16, complex, bool, object...),
-// big-endian data, Fortran order, a shape of other than one dimension, and truncated
-// data (fewer bytes than header + size * itemsize). Those throw input_error (exit status
-// 2); a read that fails midway (an I/O error) throws std::runtime_error.
+// An input is opened once and read once, front to back, so pipes, FIFOs, process
+// substitutions and standard input ("-") work as well as files. Its header is bounded
+// (numpy's 10000 bytes) and checked when it is opened; its data is checked against what
+// the header announces: a regular file's length before anything is allocated, a stream's
+// as it arrives (memory grows with the data received, not with the size announced). Bad
+// input throws input_error (exit status 2) naming the file and what to do: a missing or
+// unreadable file, not .npy, an unsupported dtype, big-endian data, Fortran order, a shape
+// of other than one dimension, truncated data, or bytes after the data. A read that fails
+// midway (an I/O error) throws std::runtime_error.
 
 #include "column.hpp"
 #include "dtype.hpp"
+#include "file_identity.hpp"
 
 #include <corank/config.hpp>
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 namespace corank::cli {
@@ -26,11 +31,27 @@ struct npy_header {
   std::uint64_t data_offset = 0;  // bytes before the data: magic, version, length, dict
 };
 
-// Opens `path` and checks its header and its length; reads no data.
-npy_header read_npy_header(const std::string& path);
+class npy_input {
+ public:
+  // Opens `path` ("-": standard input) and reads and checks its header.
+  explicit npy_input(std::string path);
+  ~npy_input();
+  npy_input(const npy_input&) = delete;
+  npy_input& operator=(const npy_input&) = delete;
 
-// The whole column (a progress bar on stderr for large files, see progress.hpp).
-column read_npy(const std::string& path);
+  const std::string& path() const { return path_; }
+  const npy_header& header() const { return header_; }
+  std::size_t data_bytes() const { return std::size_t(header_.size) * dtype_size(header_.type); }
+
+  // The whole column (a progress bar on stderr for large inputs, see progress.hpp). Once.
+  column read();
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  bool regular_ = false;  // a regular file: its length is known, and was checked
+  npy_header header_;
+};
 
 // The .npy v1.0 header of a 1-D column: magic, version, length and dict, padded so that
 // the data starts at a multiple of 64 bytes.

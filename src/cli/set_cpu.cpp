@@ -25,20 +25,20 @@ index_t run_on_host(set_operation op, const operation_operands& o, unsigned thre
   using namespace corank::host;
   switch (op) {
     case set_operation::merge:
-      return run_operation(operation_runners{[](auto... x) { return merge(x...); },
+      return run_operation(all_value_payloads{}, operation_runners{[](auto... x) { return merge(x...); },
                                              [](auto... x) { return merge_by_key(x...); }, merge_count},
                            o, threads);
     case set_operation::set_union:
-      return run_operation(operation_runners{set_union, set_union_by_key, set_union_count}, o, threads);
+      return run_operation(all_value_payloads{}, operation_runners{set_union, set_union_by_key, set_union_count}, o, threads);
     case set_operation::set_intersection:
-      return run_operation(operation_runners{set_intersection, set_intersection_by_key, set_intersection_count}, o,
+      return run_operation(all_value_payloads{}, operation_runners{set_intersection, set_intersection_by_key, set_intersection_count}, o,
                            threads);
     case set_operation::set_difference:
-      return run_operation(operation_runners{set_difference, set_difference_by_key, set_difference_count}, o,
+      return run_operation(all_value_payloads{}, operation_runners{set_difference, set_difference_by_key, set_difference_count}, o,
                            threads);
     case set_operation::set_symmetric_difference: break;
   }
-  return run_operation(
+  return run_operation(all_value_payloads{},
       operation_runners{set_symmetric_difference, set_symmetric_difference_by_key, set_symmetric_difference_count}, o,
       threads);
 }

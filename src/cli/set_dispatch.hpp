@@ -21,7 +21,7 @@ using key_order = std::conditional_t<std::is_floating_point_v<Key>, corank::nan_
 // Raw pointers of one job, in device or host memory.
 struct operation_operands {
   dtype key_type = dtype::int32;
-  std::size_t value_bytes = 0;  // 0: keys only; 4 or 8: uint32 / uint64 payloads
+  std::size_t value_bytes = 0;  // 0: keys only; else the values' width, moved as that many bytes
   const void* a = nullptr;
   index_t size_a = 0;
   const void* b = nullptr;
@@ -47,9 +47,15 @@ struct operation_runners {
 template <class Keys, class ByKey, class Count>
 operation_runners(Keys, ByKey, Count) -> operation_runners<Keys, ByKey, Count>;
 
-// Runs the operation; returns the output size.
-template <class Runners, class Extra>
-index_t run_operation(const Runners& run, const operation_operands& o, Extra extra) {
+// The unsigned payload types a backend moves values as, one per width it takes.
+template <class... Payloads>
+struct value_payloads {};
+using all_value_payloads = value_payloads<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
+
+// Runs the operation; returns the output size. o.value_bytes must be the size of one of
+// Payloads.
+template <class... Payloads, class Runners, class Extra>
+index_t run_operation(value_payloads<Payloads...>, const Runners& run, const operation_operands& o, Extra extra) {
   return visit_dtype(o.key_type, [&](auto tag) -> index_t {
     using Key = typename decltype(tag)::type;
     const key_order<Key> comp{};
@@ -64,9 +70,10 @@ index_t run_operation(const Runners& run, const operation_operands& o, Extra ext
                                    comp, extra);
       return index_t(ends.first - out);
     };
-    if (o.value_bytes == 4) return by_key(type_tag<std::uint32_t>{});
-    if (o.value_bytes == 8) return by_key(type_tag<std::uint64_t>{});
-    return index_t(run.keys(a, a + o.size_a, b, b + o.size_b, out, comp, extra) - out);
+    if (o.value_bytes == 0) return index_t(run.keys(a, a + o.size_a, b, b + o.size_b, out, comp, extra) - out);
+    index_t count = -1;
+    ((o.value_bytes == sizeof(Payloads) ? void(count = by_key(type_tag<Payloads>{})) : void()), ...);
+    return count;
   });
 }
 

@@ -60,6 +60,36 @@ index_t run_on_gpu(set_operation op, const operation_operands& o, cudaStream_t s
   return run_gpu_symmetric_difference(o, stream);
 }
 
+// 1- and 2-byte values travel as uint32 payloads on the device only (see gpu_value_payloads).
+template <class From, class To>
+__global__ void convert_payloads(const From* from, To* to, index_t n) {
+  for (index_t i = index_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x) {
+    to[i] = To(from[i]);
+  }
+}
+
+// `values` (n payloads of `bytes` each) widened to uint32, or narrowed back from it.
+device_buffer convert_payloads(const device_buffer& values, index_t n, std::size_t bytes, bool widen,
+                               const char* what) {
+  device_buffer converted(std::size_t(n) * (widen ? 4 : bytes), what);
+  if (n == 0) return converted;
+  const unsigned blocks = unsigned(std::min<index_t>((n + 255) / 256, 4096));
+  const auto launch = [&](auto narrow) {
+    using Narrow = decltype(narrow);
+    if (widen) {
+      convert_payloads<<<blocks, 256>>>(static_cast<const Narrow*>(values.get()),
+                                        static_cast<std::uint32_t*>(converted.get()), n);
+    } else {
+      convert_payloads<<<blocks, 256>>>(static_cast<const std::uint32_t*>(values.get()),
+                                        static_cast<Narrow*>(converted.get()), n);
+    }
+  };
+  if (bytes == 1) launch(std::uint8_t{});
+  else launch(std::uint16_t{});
+  CORANK_TRY(cudaGetLastError(), what);
+  return converted;
+}
+
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
 
 }  // namespace
@@ -69,7 +99,9 @@ set_outcome run_set_job_on_gpu(const set_job& job) {
   const column& b = *job.b;
   const bool with_values = job.a_values != nullptr;
   const std::size_t key_bytes = dtype_size(a.type());
-  const std::size_t value_bytes = with_values ? dtype_size(job.a_values->type()) : 0;
+  const std::size_t narrow_bytes = with_values ? dtype_size(job.a_values->type()) : 0;
+  const bool widened = with_values && narrow_bytes < 4;
+  const std::size_t value_bytes = widened ? 4 : narrow_bytes;
   const index_t bound = job.count_only ? 0 : output_bound(job.operation, a.size(), b.size());
   const double input_bytes = double(a.size() + b.size()) * double(key_bytes + value_bytes);
   const double output_bytes = double(bound) * double(key_bytes + value_bytes);
@@ -104,6 +136,10 @@ set_outcome run_set_job_on_gpu(const set_job& job) {
     if (with_values) {
       d_a_values = upload(*job.a_values, "copying A's values to the GPU");
       d_b_values = upload(*job.b_values, "copying B's values to the GPU");
+      if (widened) {
+        d_a_values = convert_payloads(d_a_values, a.size(), narrow_bytes, true, "widening A's values");
+        d_b_values = convert_payloads(d_b_values, b.size(), narrow_bytes, true, "widening B's values");
+      }
     }
     outcome.upload_ms = ms_since(start);
 
@@ -150,8 +186,11 @@ set_outcome run_set_job_on_gpu(const set_job& job) {
         CORANK_TRY(cudaMemcpy(outcome.keys.data(), d_keys_out.get(), outcome.keys.bytes(), cudaMemcpyDeviceToHost),
                    "copying the output to the host");
         if (with_values) {
-          CORANK_TRY(cudaMemcpy(outcome.values.data(), d_values_out.get(), outcome.values.bytes(),
-                                cudaMemcpyDeviceToHost),
+          const device_buffer narrowed =
+              widened ? convert_payloads(d_values_out, outcome.count, narrow_bytes, false, "narrowing the values")
+                      : device_buffer();
+          CORANK_TRY(cudaMemcpy(outcome.values.data(), widened ? narrowed.get() : d_values_out.get(),
+                                outcome.values.bytes(), cudaMemcpyDeviceToHost),
                      "copying the output values to the host");
         }
       }

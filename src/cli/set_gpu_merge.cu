@@ -1,5 +1,5 @@
 // corank merge on the GPU. Integer keys with corank::less and raw pointers link the
-// library's pre-compiled merges; float keys (nan_last_less) and uint32 payloads compile here.
+// library's pre-compiled merges; float keys (nan_last_less) and value payloads compile here.
 
 #include "set_gpu_ops.hpp"
 
@@ -9,7 +9,7 @@ namespace corank::cli {
 
 index_t run_gpu_merge(const operation_operands& o, cudaStream_t stream) {
   const auto count = [](auto a, auto a_end, auto b, auto b_end, auto, auto) { return index_t((a_end - a) + (b_end - b)); };
-  return run_operation(operation_runners{[](auto... x) { return corank::merge(x...); },
+  return run_operation(gpu_value_payloads{}, operation_runners{[](auto... x) { return corank::merge(x...); },
                                          [](auto... x) { return corank::merge_by_key(x...); }, count},
                        o, stream);
 }

@@ -10,6 +10,10 @@
 
 namespace corank::cli {
 
+// Values of 1 and 2 bytes are widened to 4 on the device (set_gpu.cu): the kernels compile
+// for two payloads per key type instead of four.
+using gpu_value_payloads = value_payloads<std::uint32_t, std::uint64_t>;
+
 index_t run_gpu_merge(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_union(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_intersection(const operation_operands& o, cudaStream_t stream);

@@ -2,9 +2,9 @@
 // What the set commands (set_command.cpp) hand to a backend, and what they get back. The
 // backends: set_cpu.cpp (corank::host on threads) and set_gpu.cu (corank on the GPU).
 //
-// Values are only moved, never compared, so a backend sees them as 4- or 8-byte payloads
-// (uint32 / uint64) whatever their dtype: the by-key forms compile for 2 value types per
-// key type instead of 10.
+// Values are only moved, never compared, so a backend sees them as unsigned payloads of
+// their width whatever their dtype: the by-key forms compile for one value type per width
+// instead of one per dtype.
 
 #include "column.hpp"
 
@@ -21,7 +21,7 @@ struct set_job {
   set_operation operation = set_operation::merge;
   const column* a = nullptr;  // keys, sorted (NaNs last for float keys)
   const column* b = nullptr;  // same dtype as a
-  const column* a_values = nullptr;  // optional: 4- or 8-byte elements, a->size() of them
+  const column* a_values = nullptr;  // optional: a->size() elements of any dtype
   const column* b_values = nullptr;  // same dtype as a_values, b->size() of them
   bool count_only = false;           // the output size only; no output columns
   bool check_sorted = true;          // throws corank::unsorted_input naming 'A' or 'B' and the index
