@@ -52,8 +52,9 @@ namespace {
 demo_options parse_demo_options(int argc, char** argv, bool& help) {
   demo_options options;
   argument_reader args(argc, argv,
-                       {{"--n", nullptr, 1}, {"--type", nullptr, 1}, {"--device", nullptr, 1}, {"--strategy", nullptr, 1},
-                        {"--seed", nullptr, 1}, {"--runs", nullptr, 1}, {"--threads", nullptr, 1}});
+                       {{"--n", nullptr, 1}, {"--type", nullptr, 1}, {"--device", nullptr, 1},
+                        {"--strategy", nullptr, 1}, {"--seed", nullptr, 1}, {"--runs", nullptr, 1},
+                        {"--threads", nullptr, 1}});
   while (args.next()) {
     if (args.is_help()) {
       help = true;

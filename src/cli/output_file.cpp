@@ -174,7 +174,9 @@ output_file::output_file(std::string name, bool force) : name_(std::move(name)) 
   if (stat(directory_.c_str(), &info) != 0) {
     throw input_error(fmt::format("cannot write {}: the directory {} does not exist", name_, directory_));
   }
-  if (!S_ISDIR(info.st_mode)) throw input_error(fmt::format("cannot write {}: {} is not a directory", name_, directory_));
+  if (!S_ISDIR(info.st_mode)) {
+    throw input_error(fmt::format("cannot write {}: {} is not a directory", name_, directory_));
+  }
 
   // Creating the temporary file now is the only sure test that the directory is writable
   // (permissions, ACLs, read-only mounts, running as root all count).

@@ -299,7 +299,9 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
   std::vector<named_file> outputs;
   if (!options.count_only) {
     outputs.push_back({"-o", options.output, identify(options.output, STDOUT_FILENO)});
-    if (with_values) outputs.push_back({"--values-out", options.values_output, identify(options.values_output, STDOUT_FILENO)});
+    if (with_values) {
+      outputs.push_back({"--values-out", options.values_output, identify(options.values_output, STDOUT_FILENO)});
+    }
   }
   check_file_names(inputs, outputs, options.force);
 
@@ -354,8 +356,8 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
   const std::size_t element_bytes =
       dtype_size(header_a.type) + (with_values ? dtype_size(input_va->header().type) : 0);
   const double input_bytes = double(header_a.size + header_b.size) * double(element_bytes);
-  const double output_bytes =
-      options.count_only ? 0.0 : double(output_bound(info.operation, header_a.size, header_b.size)) * double(element_bytes);
+  const index_t output_elements = options.count_only ? 0 : output_bound(info.operation, header_a.size, header_b.size);
+  const double output_bytes = double(output_elements) * double(element_bytes);
   check_host_memory(input_bytes, output_bytes);
 
   bool on_gpu = false;

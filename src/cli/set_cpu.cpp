@@ -23,24 +23,20 @@ const auto merge_count = [](auto a, auto a_end, auto b, auto b_end, auto, auto) 
 
 index_t run_on_host(set_operation op, const operation_operands& o, unsigned threads) {
   using namespace corank::host;
+  const auto run = [&](auto runners) { return run_operation(all_value_payloads{}, runners, o, threads); };
   switch (op) {
     case set_operation::merge:
-      return run_operation(all_value_payloads{}, operation_runners{[](auto... x) { return merge(x...); },
-                                             [](auto... x) { return merge_by_key(x...); }, merge_count},
-                           o, threads);
-    case set_operation::set_union:
-      return run_operation(all_value_payloads{}, operation_runners{set_union, set_union_by_key, set_union_count}, o, threads);
+      return run(operation_runners{[](auto... x) { return merge(x...); }, [](auto... x) { return merge_by_key(x...); },
+                                   merge_count});
+    case set_operation::set_union: return run(operation_runners{set_union, set_union_by_key, set_union_count});
     case set_operation::set_intersection:
-      return run_operation(all_value_payloads{}, operation_runners{set_intersection, set_intersection_by_key, set_intersection_count}, o,
-                           threads);
+      return run(operation_runners{set_intersection, set_intersection_by_key, set_intersection_count});
     case set_operation::set_difference:
-      return run_operation(all_value_payloads{}, operation_runners{set_difference, set_difference_by_key, set_difference_count}, o,
-                           threads);
+      return run(operation_runners{set_difference, set_difference_by_key, set_difference_count});
     case set_operation::set_symmetric_difference: break;
   }
-  return run_operation(all_value_payloads{},
-      operation_runners{set_symmetric_difference, set_symmetric_difference_by_key, set_symmetric_difference_count}, o,
-      threads);
+  return run(
+      operation_runners{set_symmetric_difference, set_symmetric_difference_by_key, set_symmetric_difference_count});
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {

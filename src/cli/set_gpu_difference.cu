@@ -7,7 +7,8 @@
 namespace corank::cli {
 
 index_t run_gpu_difference(const operation_operands& o, cudaStream_t stream) {
-  return run_operation(gpu_value_payloads{}, operation_runners{corank::set_difference, corank::set_difference_by_key, corank::set_difference_count}, o, stream);
+  const operation_runners runners{corank::set_difference, corank::set_difference_by_key, corank::set_difference_count};
+  return run_operation(gpu_value_payloads{}, runners, o, stream);
 }
 
 }  // namespace corank::cli

@@ -7,7 +7,9 @@
 namespace corank::cli {
 
 index_t run_gpu_intersection(const operation_operands& o, cudaStream_t stream) {
-  return run_operation(gpu_value_payloads{}, operation_runners{corank::set_intersection, corank::set_intersection_by_key, corank::set_intersection_count}, o, stream);
+  const operation_runners runners{corank::set_intersection, corank::set_intersection_by_key,
+                                  corank::set_intersection_count};
+  return run_operation(gpu_value_payloads{}, runners, o, stream);
 }
 
 }  // namespace corank::cli

@@ -8,10 +8,12 @@
 namespace corank::cli {
 
 index_t run_gpu_merge(const operation_operands& o, cudaStream_t stream) {
-  const auto count = [](auto a, auto a_end, auto b, auto b_end, auto, auto) { return index_t((a_end - a) + (b_end - b)); };
-  return run_operation(gpu_value_payloads{}, operation_runners{[](auto... x) { return corank::merge(x...); },
-                                         [](auto... x) { return corank::merge_by_key(x...); }, count},
-                       o, stream);
+  const auto count = [](auto a, auto a_end, auto b, auto b_end, auto, auto) {
+    return index_t((a_end - a) + (b_end - b));
+  };
+  const operation_runners runners{[](auto... x) { return corank::merge(x...); },
+                                  [](auto... x) { return corank::merge_by_key(x...); }, count};
+  return run_operation(gpu_value_payloads{}, runners, o, stream);
 }
 
 }  // namespace corank::cli

@@ -7,7 +7,9 @@
 namespace corank::cli {
 
 index_t run_gpu_symmetric_difference(const operation_operands& o, cudaStream_t stream) {
-  return run_operation(gpu_value_payloads{}, operation_runners{corank::set_symmetric_difference, corank::set_symmetric_difference_by_key, corank::set_symmetric_difference_count}, o, stream);
+  const operation_runners runners{corank::set_symmetric_difference, corank::set_symmetric_difference_by_key,
+                                  corank::set_symmetric_difference_count};
+  return run_operation(gpu_value_payloads{}, runners, o, stream);
 }
 
 }  // namespace corank::cli

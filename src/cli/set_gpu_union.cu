@@ -7,7 +7,8 @@
 namespace corank::cli {
 
 index_t run_gpu_union(const operation_operands& o, cudaStream_t stream) {
-  return run_operation(gpu_value_payloads{}, operation_runners{corank::set_union, corank::set_union_by_key, corank::set_union_count}, o, stream);
+  const operation_runners runners{corank::set_union, corank::set_union_by_key, corank::set_union_count};
+  return run_operation(gpu_value_payloads{}, runners, o, stream);
 }
 
 }  // namespace corank::cli
