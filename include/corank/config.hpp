@@ -2,6 +2,8 @@
 // Portability macros shared by every header, so the co-rank search, the ops and the
 // CPU backend compile with a plain C++ compiler as well as with nvcc.
 
+#include <corank/architecture.hpp>
+
 #include <cstdint>
 
 #if defined(__CUDACC__) || defined(__HIPCC__)

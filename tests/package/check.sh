@@ -2,7 +2,8 @@
 # The package test: installs a configured and built corank build directory into a
 # temporary prefix, then builds and runs the consumer of tests/package twice:
 #   1. find_package(corank CONFIG) against that prefix;
-#   2. add_subdirectory of this checkout.
+#   2. add_subdirectory of this checkout;
+# and checks that the package refuses a consumer compiling for sm_75.
 # Usage: tests/package/check.sh [BUILD_DIR]   (default: build; run from anywhere)
 # Exits nonzero, after a "package test FAILED: ..." line, if any step fails.
 set -uo pipefail
@@ -48,6 +49,16 @@ step "configure the consumer (find_package)" \
   cmake -S "$root/tests/package" -B "$tmp/installed" "${common[@]}" -DCMAKE_PREFIX_PATH="$prefix"
 step "build the consumer (find_package)" cmake --build "$tmp/installed"
 step "run the consumer (find_package)" "$tmp/installed/consumer"
+
+# A consumer compiling for an architecture older than sm_80 is stopped by the package at
+# configure time, with the fix (cmake/corankArchitectures.cmake).
+refused() {
+  local said
+  said="$(cmake -S "$root/tests/package" -B "$tmp/refused" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=75 \
+    -DCMAKE_PREFIX_PATH="$prefix" 2>&1)" && return 1
+  grep -q "corank needs GPU architecture sm_80 or newer" <<<"$said"
+}
+step "a consumer for sm_75 is refused at configure time (find_package)" refused
 
 step "configure the consumer (add_subdirectory)" \
   cmake -S "$root/tests/package" -B "$tmp/subdirectory" "${common[@]}" \

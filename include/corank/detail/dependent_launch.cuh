@@ -30,9 +30,22 @@ __device__ __forceinline__ void wait_for_earlier_kernel() {
 #endif
 }
 
-// Launches `kernel` on `stream`, where `overlap` (the device supports it), as a dependent
-// launch: the kernel must call wait_for_earlier_kernel before it reads what the stream's
-// previous kernel wrote.
+// Whether the kernels of this translation unit wait in wait_for_earlier_kernel: all of its
+// code is for sm_90 or newer (nvcc lists the architectures in __CUDA_ARCH_LIST__, ascending).
+// Code for sm_80 compiles the wait to nothing, yet runs on an sm_90 GPU too (the driver
+// compiles its PTX there): launched as a dependent, it would read the earlier kernel's
+// results before they are written, so such builds launch the ordinary way. (constexpr at
+// namespace scope: internal linkage, one value per translation unit.)
+#if defined(__CUDA_ARCH_LIST__)
+constexpr int compiled_architectures[] = {__CUDA_ARCH_LIST__};
+constexpr bool kernels_wait_for_earlier = compiled_architectures[0] >= 900;
+#else
+constexpr bool kernels_wait_for_earlier = true;
+#endif
+
+// Launches `kernel` on `stream`, where `overlap` (the device supports it) and the kernel
+// waits (kernels_wait_for_earlier), as a dependent launch: the kernel must call
+// wait_for_earlier_kernel before it reads what the stream's previous kernel wrote.
 template <class... Params, class... Args>
 cudaError_t launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigned threads, std::size_t shared_bytes,
                              cudaStream_t stream, bool overlap, Args&&... args) {
@@ -45,7 +58,7 @@ cudaError_t launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigne
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = &attribute;
-  config.numAttrs = overlap ? 1 : 0;
+  config.numAttrs = overlap && kernels_wait_for_earlier ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // Staging a tile's input windows, A[begin.a, end.a) and B[begin.b, end.b), in a shared-memory
 // buffer, and where in it they land (window_layout). Three ways, best first:
-//  - bulk copies: raw pointers to 16-byte-aligned arrays. One thread hands each window to
-//    the copy engine (cp.async.bulk) as whole 16-byte lines, completing on an mbarrier; the
-//    other threads issue nothing. Each window then starts at its offset within its first
-//    line, and the line may bring the element before the window along.
-//  - per-element cp.async: other raw pointers to 4-, 8- and 16-byte elements. Global to
-//    shared without passing through registers, one predicated copy per element.
+//  - bulk copies (code for sm_90 and newer): raw pointers to 16-byte-aligned arrays. One
+//    thread hands each window to the copy engine (cp.async.bulk) as whole 16-byte lines,
+//    completing on an mbarrier; the other threads issue nothing. Each window then starts at
+//    its offset within its first line, and the line may bring the element before it along.
+//  - per-element cp.async: other raw pointers to 4-, 8- and 16-byte elements (in code for
+//    sm_80, all of them). Global to shared without passing through registers, one
+//    predicated copy per element.
 //  - through registers: any other iterator; every load of a thread in flight at once, then
 //    the stores.
 // In every layout the slot before each window exists, for the element before it that
@@ -19,6 +20,16 @@
 #include <cstdint>
 #include <iterator>
 #include <type_traits>
+
+// Bulk copies (cp.async.bulk, mbarrier transaction counts and try_wait, the async proxy's
+// fence, the L2 prefetch of a range) are sm_90's. Compiled for sm_80, stages_in_bulk is
+// false, so every window is staged by per-element cp.async, and the bulk instructions
+// below compile to nothing: they are never reached.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define CORANK_DETAIL_BULK_COPIES 0
+#else
+#define CORANK_DETAIL_BULK_COPIES 1
+#endif
 
 namespace corank::detail {
 
@@ -84,24 +95,33 @@ class staging_barrier {
 
   // By the issuing thread, once, before a barrier that precedes every use.
   __device__ void init() const {
+#if CORANK_DETAIL_BULK_COPIES
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(address_) : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
   }
   // Copies `bytes` (a multiple of 16, from and to 16-byte-aligned addresses) to shared `to`.
   __device__ void copy(unsigned to, const void* from, unsigned bytes) const {
+#if CORANK_DETAIL_BULK_COPIES
     asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(address_), "r"(bytes)
                  : "memory");
     asm volatile(
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(to),
         "l"(from), "r"(bytes), "r"(address_)
         : "memory");
+#else
+    __trap();  // unreachable (stages_in_bulk): fail loudly rather than leave the window unstaged
+#endif
   }
   // By the issuing thread, after its copies: completes the phase once they have landed.
   __device__ void arrive() const {
+#if CORANK_DETAIL_BULK_COPIES
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(address_) : "memory");
+#endif
   }
   // By every thread that reads the copied data (after a barrier that follows init()).
   __device__ void wait(unsigned parity = 0) const {
+#if CORANK_DETAIL_BULK_COPIES
     unsigned done = 0;
     do {
       asm volatile(
@@ -111,6 +131,7 @@ class staging_barrier {
           : "r"(address_), "r"(parity)
           : "memory");
     } while (!done);
+#endif
   }
 
  private:
@@ -124,7 +145,7 @@ __device__ __forceinline__ void finish_async_copies() { asm volatile("cp.async.w
 // arrays must be 16-byte aligned).
 template <class T, class InA, class InB>
 __device__ __forceinline__ bool stages_in_bulk(InA a, InB b) {
-  if constexpr (copies_bulk_v<T, InA> && copies_bulk_v<T, InB>) {
+  if constexpr (CORANK_DETAIL_BULK_COPIES && copies_bulk_v<T, InA> && copies_bulk_v<T, InB>) {
     return (reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b)) % 16 == 0;
   } else {
     return false;
@@ -252,11 +273,13 @@ __device__ __forceinline__ void stage_window(T* buffer, const window_layout& at,
 // aligned (stages_in_bulk).
 template <class T>
 __device__ __forceinline__ void prefetch_window(const T* from, index_t size, index_t first, int count) {
+#if CORANK_DETAIL_BULK_COPIES
   const line_span span = whole_lines<T>(size, first, count);
   if (span.lines > 0) {
     asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(from + span.start), "r"(unsigned(span.lines) * 16)
                  : "memory");
   }
+#endif
 }
 
 // Puts the element before each window in its slot where the copies did not bring it
@@ -278,7 +301,11 @@ __device__ __forceinline__ void finish_staging(bool bulk, const staging_barrier&
 // Orders this thread's ordinary reads and writes of shared memory before later bulk copies
 // into it (a barrier between them completes the order).
 __device__ __forceinline__ void fence_shared_for_copies() {
+#if CORANK_DETAIL_BULK_COPIES
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
 }
 
 }  // namespace corank::detail
+
+#undef CORANK_DETAIL_BULK_COPIES
