@@ -10,6 +10,7 @@
 #include <corank/host/merge.hpp>
 #include <corank/host/operation.hpp>
 #include <corank/host/set_operations.hpp>
+#include <corank/memory.hpp>
 #include <corank/merge.cuh>
 #include <corank/op.hpp>
 #include <corank/operation.cuh>

@@ -8,6 +8,8 @@
 // program it breaks the link (see the report on detail/check_sorted.inl).
 
 #include <corank/check_sorted.cuh>
+#include <corank/detail/temporary_pool.hpp>
+#include <corank/memory.hpp>
 #include <corank/merge.cuh>
 #include <corank/policy.hpp>
 
@@ -233,6 +235,40 @@ TEST_F(GpuConvenience, NullInputThrowsCudaErrorAndWritesNothing) {
   CORANK_ASSERT_DEVICE_OK();
   EXPECT_TRUE(s.keys.untouched());
   EXPECT_TRUE(s.values.untouched());
+}
+
+// The temporary storage of the convenience forms stays in corank's pool between calls (no
+// new mapping per call), and release_temporary_memory gives it back.
+TEST_F(GpuConvenience, TemporaryStorageIsKeptBetweenCallsAndReleasedOnRequest) {
+  std::mt19937_64 rng = make_rng();
+  const std::vector<int> ha = sorted_ints(rng, 100000), hb = sorted_ints(rng, 90000);
+  std::vector<int> expected(ha.size() + hb.size());
+  std::merge(ha.begin(), ha.end(), hb.begin(), hb.end(), expected.begin());
+  const device_buffer<int> a(ha), b(hb);
+  device_buffer<int> out(expected.size());
+  cudaMemPool_t pool = nullptr;
+  ASSERT_EQ(cudaSuccess, corank::detail::temporary_pool(pool));
+  const auto reserved = [&] {
+    std::uint64_t bytes = 0;
+    EXPECT_EQ(cudaSuccess, cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &bytes));
+    return bytes;
+  };
+  const auto merge_all = [&] {
+    corank::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), corank::less{}, nullptr, strategy::partitioned);
+    ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
+  };
+
+  merge_all();
+  const std::uint64_t kept = reserved();
+  EXPECT_GT(kept, 0u) << "the storage of a finished call stays in the pool";
+  for (int call = 0; call < 10; ++call) merge_all();
+  EXPECT_EQ(reserved(), kept) << "later calls reuse it";
+  ASSERT_EQ(cudaSuccess, corank::release_temporary_memory());
+  EXPECT_EQ(reserved(), 0u);
+  merge_all();
+  EXPECT_EQ(out.to_host(), expected);
+  EXPECT_EQ(corank::find_unsorted(a.begin(), a.end()), index_t(ha.size()));
+  CORANK_ASSERT_DEVICE_OK();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // would fail any test running beside it.
 
 #include <corank/check_sorted.cuh>
+#include <corank/memory.hpp>
 #include <corank/merge.cuh>
 
 #include "support/gpu.hpp"
@@ -49,14 +50,16 @@ class memory_hog {
   std::vector<void*> blocks_;
 };
 
-// Releases what the default stream-ordered pool keeps cached, so free memory is comparable.
-void trim_default_pool() {
+// Releases what the stream-ordered pools keep cached (the default one, and corank's own for
+// the convenience forms), so that free memory is comparable and the hog leaves none.
+void trim_pools() {
   int device = 0;
   cudaMemPool_t pool = nullptr;
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   ASSERT_EQ(cudaSuccess, cudaGetDevice(&device));
   ASSERT_EQ(cudaSuccess, cudaDeviceGetDefaultMemPool(&pool, device));
   ASSERT_EQ(cudaSuccess, cudaMemPoolTrimTo(pool, 0));
+  ASSERT_EQ(cudaSuccess, corank::release_temporary_memory());
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
 }
 
@@ -79,7 +82,7 @@ TEST_F(GpuOutOfMemory, ConvenienceFormsThrowBadAllocAndLeakNothing) {
   // Warm up: kernels loaded, allocator and device limits initialized, outside the measurement.
   ASSERT_EQ(corank::find_unsorted(a.begin(), a.end()), corank::index_t(in.a.size()));
   corank::merge(a.begin(), a.end(), b.begin(), b.end(), out.first());
-  trim_default_pool();
+  trim_pools();
   out.buffer.fill_poison();
   ASSERT_EQ(cudaSuccess, cudaDeviceSynchronize());
   const std::size_t free_before = free_device_memory();
@@ -106,7 +109,7 @@ TEST_F(GpuOutOfMemory, ConvenienceFormsThrowBadAllocAndLeakNothing) {
     EXPECT_EQ(cudaSuccess, cudaGetLastError());
   }
 
-  trim_default_pool();
+  trim_pools();
   const std::size_t free_after = free_device_memory();
   EXPECT_LE(free_before - std::min(free_before, free_after), std::size_t(1) << 20)
       << "free device memory " << free_before << " before, " << free_after << " after: leaked";

@@ -2,6 +2,7 @@
 // Bodies of check_sorted.cuh.
 
 #include <corank/detail/iterators.hpp>
+#include <corank/detail/temporary_pool.hpp>
 
 #include <string>
 
@@ -67,18 +68,19 @@ index_t find_unsorted(Keys first, Keys last, Compare comp, cudaStream_t stream) 
   CORANK_TRY(device::find_unsorted(nullptr, bytes, first, size, nullptr, comp, stream), context);
   // One allocation: the result, then the temporary storage; freed on every path.
   void* block = nullptr;
-  CORANK_TRY(cudaMallocAsync(&block, sizeof(index_t) + bytes, stream), context);
+  CORANK_TRY(detail::allocate_temporary(&block, sizeof(index_t) + bytes, stream), context);
   auto* result = static_cast<index_t*>(block);
-  index_t host_result = 0;
-  cudaError_t status = device::find_unsorted(result + 1, bytes, first, size, result, comp, stream);
+  index_t* host_result = nullptr;
+  cudaError_t status = detail::pinned_result(host_result);
+  if (status == cudaSuccess) status = device::find_unsorted(result + 1, bytes, first, size, result, comp, stream);
   if (status == cudaSuccess) {
-    status = cudaMemcpyAsync(&host_result, result, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
+    status = cudaMemcpyAsync(host_result, result, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
   }
   const cudaError_t freed = cudaFreeAsync(block, stream);
   CORANK_TRY(status, context);
   CORANK_TRY(freed, context);
   CORANK_TRY(cudaStreamSynchronize(stream), context);
-  return host_result;
+  return *host_result;
 }
 
 template <class KeysA, class KeysB, class Compare>

@@ -32,18 +32,19 @@ index_t run_counted(const char* context, const Op& op, const Args& args, Compare
   CORANK_TRY(dispatch_partitioned(nullptr, bytes, op, args, nullptr, comp, stream, kind), context);
   const std::size_t count_at = align_up(bytes);
   void* temp = nullptr;
-  CORANK_TRY(cudaMallocAsync(&temp, count_at + sizeof(index_t), stream), context);
+  CORANK_TRY(allocate_temporary(&temp, count_at + sizeof(index_t), stream), context);
   auto* count = reinterpret_cast<index_t*>(static_cast<char*>(temp) + count_at);
-  index_t host_count = 0;
-  cudaError_t status = dispatch_partitioned(temp, bytes, op, args, count, comp, stream, kind);
+  index_t* host_count = nullptr;
+  cudaError_t status = pinned_result(host_count);
+  if (status == cudaSuccess) status = dispatch_partitioned(temp, bytes, op, args, count, comp, stream, kind);
   if (status == cudaSuccess) {
-    status = cudaMemcpyAsync(&host_count, count, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
+    status = cudaMemcpyAsync(host_count, count, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
   }
   const cudaError_t freed = cudaFreeAsync(temp, stream);
   CORANK_TRY(status, context);
   CORANK_TRY(freed, context);
   CORANK_TRY(cudaStreamSynchronize(stream), context);
-  return host_count;
+  return *host_count;
 }
 
 }  // namespace detail

@@ -1,0 +1,33 @@
+#pragma once
+// Where the convenience forms take their temporary storage and read their results back.
+//
+// The storage comes from a stream-ordered memory pool of corank's own, one per device, that
+// keeps its memory between calls: the device's default pool returns freed memory to the
+// driver at every synchronization (its release threshold is 0), and the next call then
+// paid ~100 us to map it again. The pool holds at most what the largest call needed (tile
+// boundaries and look-back words: kilobytes to a few MB). Results (output sizes, indices)
+// come back through a pinned host word per thread, which is cheaper to copy to than the
+// pageable stack. corank::release_temporary_memory (memory.hpp) empties the pool.
+
+#include <corank/config.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace corank::detail {
+
+// The current device's pool, created on first use.
+cudaError_t temporary_pool(cudaMemPool_t& pool);
+
+// `bytes` of device memory, ordered on `stream`; free it with cudaFreeAsync.
+inline cudaError_t allocate_temporary(void** memory, std::size_t bytes, cudaStream_t stream) {
+  cudaMemPool_t pool = nullptr;
+  if (const cudaError_t e = temporary_pool(pool); e != cudaSuccess) return e;
+  return cudaMallocFromPoolAsync(memory, bytes, pool, stream);
+}
+
+// This thread's pinned host word for a result read back from the device.
+cudaError_t pinned_result(index_t*& result);
+
+}  // namespace corank::detail
