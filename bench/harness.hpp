@@ -2,8 +2,9 @@
 // The measuring harness shared by corank's benchmarks (merge_bench.cu, set_ops_bench.cu):
 // CUDA error handling, device buffers, input-generation and L2-flush kernels, CUDA-event
 // timing (warm-up, flush before every run, median), the device's copy bandwidth, the run
-// header, option-parsing helpers and JSON strings. The tables and JSON records themselves
-// stay in each program, since their columns differ.
+// header, option-parsing helpers, JSON strings and the convenience rows' comparison with
+// the two-phase form. The tables and JSON records themselves stay in each program, since
+// their columns differ.
 //
 // CUDA source (it defines kernels): include it from .cu files only, one per program.
 
@@ -245,8 +246,18 @@ struct common_options {
   int warmup = 3;
   // i64:i64 only on request (--types), so a default run measures what RESULTS.md records.
   std::vector<case_kind> types{case_kind::keys_i32, case_kind::keys_i64, case_kind::pairs_i32_i32};
+  std::vector<int> logs;   // --logs: these sizes instead of min-log..max-log by log-step
+  bool from_idle = false;  // --from-idle: every row timed as the convenience rows are (see measure)
   std::string json_path;
   std::string command;
+
+  // The sizes to run, as log2 of the elements per input.
+  std::vector<int> size_logs() const {
+    if (!logs.empty()) return logs;
+    std::vector<int> all;
+    for (int log = min_log; log <= max_log; log += log_step) all.push_back(log);
+    return all;
+  }
 };
 
 // Reads the command line: the shared flags here (sizes up to 2^max_log_limit), the
@@ -280,6 +291,15 @@ void parse_command_line(int argc, char** argv, const char* usage, int max_log_li
       opt.max_log = parse_int(flag, next(), 1, max_log_limit);
     } else if (flag == "--log-step") {
       opt.log_step = parse_int(flag, next(), 1, max_log_limit);
+    } else if (flag == "--logs") {
+      opt.logs.clear();
+      for (const std::string& log : split_commas(next())) opt.logs.push_back(parse_int(flag, log, 1, max_log_limit));
+      if (opt.logs.empty()) throw usage_error("--logs: empty list");
+      std::sort(opt.logs.begin(), opt.logs.end());
+      opt.logs.erase(std::unique(opt.logs.begin(), opt.logs.end()), opt.logs.end());
+    } else if (flag == "--from-idle") {
+      if (has_value) throw usage_error("--from-idle takes no value");
+      opt.from_idle = true;
     } else if (flag == "--runs") {
       opt.runs = parse_int(flag, next(), 1, 100000);
     } else if (flag == "--warmup") {
@@ -306,7 +326,19 @@ void parse_command_line(int argc, char** argv, const char* usage, int max_log_li
       throw usage_error(fmt::format("unknown option '{}'", flag));
     }
   }
+  if (!opt.logs.empty()) {
+    // So the JSON settings' min_log and max_log still bound the sizes run.
+    opt.min_log = opt.logs.front();
+    opt.max_log = opt.logs.back();
+  }
   if (opt.min_log > opt.max_log) throw usage_error("--min-log is larger than --max-log");
+}
+
+// The JSON settings both benchmarks add: the sizes run and how the rows were timed.
+inline std::string sizes_and_timing_json(const common_options& opt) {
+  std::string logs;
+  for (const int log : opt.size_logs()) logs += fmt::format("{}{}", logs.empty() ? "" : ", ", log);
+  return fmt::format("\"logs\": [{}], \"from_idle\": {}", logs, opt.from_idle ? "true" : "false");
 }
 
 // Timed runs for a size: all of them up to 2^24, fewer above, where one run is long
@@ -411,8 +443,12 @@ inline timing summarize(std::vector<double> ms) {
 
 // Enqueues warm-up runs, then timed runs each preceded by an untimed flush, then reads the
 // events once. `run(set)` enqueues one run on ctx.stream using buffer set `set`.
+// from_idle: the host waits for the flush before each run, so the run starts on an idle
+// stream, as a lone call does. Otherwise the host enqueues a run while the flush still
+// executes, and whatever the call does on the host before its first launch (a query, an
+// allocation) hides behind the flush (tens of us), outside the events.
 template <class Run>
-timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run) {
+timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run, bool from_idle = false) {
   if (int(ctx.starts.size()) < runs) {
     const std::size_t have = ctx.starts.size();
     ctx.starts.resize(runs);
@@ -422,12 +458,16 @@ timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run) {
       BENCH_CHECK(cudaEventCreate(&ctx.stops[r]));
     }
   }
-  for (int w = 0; w < warmup; ++w) {
+  auto flush = [&] {
     ctx.flush_l2();
+    if (from_idle) BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+  };
+  for (int w = 0; w < warmup; ++w) {
+    flush();
     run(w % sets);
   }
   for (int r = 0; r < runs; ++r) {
-    ctx.flush_l2();
+    flush();
     BENCH_CHECK(cudaEventRecord(ctx.starts[r], ctx.stream));
     run(r % sets);
     BENCH_CHECK(cudaEventRecord(ctx.stops[r], ctx.stream));
@@ -574,6 +614,60 @@ inline std::string json_string(const std::string& text) {
     }
   }
   return out + "\"";
+}
+
+// ---------------------------------------------------------------------------------------
+// Convenience rows: the cost of allocating and synchronizing inside the call
+//
+// A row type (each program has its own) carries: impl, time, from_idle, and for a
+// convenience row two_phase_impl ("" otherwise), two_phase_ms and thrust_ms.
+
+// Fills a convenience row's comparisons from its case's rows measured before it (rows[first..]):
+// the two-phase row named `two_phase_impl` (the strategy the convenience call resolves to,
+// preallocated storage) and Thrust's, if they ran.
+template <class Row>
+void compare_with_two_phase(Row& row, const std::vector<Row>& rows, std::size_t first,
+                            const std::string& two_phase_impl) {
+  row.two_phase_impl = two_phase_impl;
+  for (std::size_t i = first; i < rows.size(); ++i) {
+    if (rows[i].impl == two_phase_impl) row.two_phase_ms = rows[i].time.median_ms;
+    if (rows[i].impl == "thrust") row.thrust_ms = rows[i].time.median_ms;
+  }
+}
+
+// Convenience minus two-phase, in us: issue #27 bounds this fixed cost in us, not as a ratio.
+template <class Row>
+bool has_overhead(const Row& r) {
+  return !r.two_phase_impl.empty() && r.time.median_ms > 0 && r.two_phase_ms > 0;
+}
+template <class Row>
+double overhead_us(const Row& r) {
+  return 1000.0 * (r.time.median_ms - r.two_phase_ms);
+}
+
+// The line under a convenience row: the difference, and Thrust's convenience call against it.
+template <class Row>
+void print_overhead(const Row& r, bool all_from_idle) {
+  if (!has_overhead(r)) return;
+  std::string line = fmt::format("  convenience - two-phase ({}): {:+.1f} us ({:.4f} - {:.4f} ms)", r.two_phase_impl,
+                                 overhead_us(r), r.time.median_ms, r.two_phase_ms);
+  if (r.thrust_ms > 0) line += fmt::format("; thrust / convenience {:.2f}x", r.thrust_ms / r.time.median_ms);
+  // Otherwise the others' pre-launch host time hid behind the flush (see measure).
+  if (!all_from_idle) line += "; the others not timed from idle (--from-idle)";
+  fmt::print("{}\n", line);
+  std::fflush(stdout);
+}
+
+// A row's JSON fields beside the common ones: how it was timed, and the comparisons.
+template <class Row>
+std::string convenience_json(const Row& r) {
+  std::string text = fmt::format(", \"from_idle\": {}", r.from_idle ? "true" : "false");
+  if (has_overhead(r)) {
+    text += fmt::format(", \"two_phase_impl\": {}, \"two_phase_ms\": {:.6f}, \"overhead_us\": {:.2f}",
+                        json_string(r.two_phase_impl), r.two_phase_ms, overhead_us(r));
+  }
+  if (r.thrust_ms > 0 && !r.two_phase_impl.empty()) text += fmt::format(", \"thrust_ms\": {:.6f}", r.thrust_ms);
+  return text;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // The merge benchmark: corank's strategies against CUB, Thrust and a device-to-device
 // copy of the same bytes, in one process, for int32 keys, int64 keys and int32 keys with
 // int32 values (int64 keys with int64 values on request), at 2^16 .. 2^28 elements per
-// input (2^10 .. 2^30 can be asked for); on request also the CPU: a sequential merge and
+// input (2^1 .. 2^30 can be asked for); corank's convenience form (corank::merge[_by_key])
+// beside the two-phase form it wraps; on request also the CPU: a sequential merge and
 // corank's CPU backend on every hardware thread (the seeds' evaluation). RESULTS.md has
 // the commands, NOTES.md the analysis.
 //
@@ -16,9 +17,15 @@
 //  - every implementation's output is checked once per size against CUB's, after the
 //    output buffer was overwritten with a pattern, so a kernel that writes nothing fails.
 //    CUB's own output is checked to be sorted (and, with values, stable).
-//  - corank and CUB get preallocated temporary storage. Thrust allocates its own
-//    (cudaMalloc/cudaFree) and synchronizes inside every call; that time is part of its
+//  - corank's two-phase rows and CUB get preallocated temporary storage. Thrust allocates its
+//    own (cudaMalloc/cudaFree) and synchronizes inside every call; that time is part of its
 //    measurement, as it is part of a Thrust user's.
+//  - the convenience row calls corank::merge[_by_key] as a user does: it allocates and frees
+//    its storage stream-ordered and returns without waiting; the stop event follows its
+//    kernels. It is timed from idle (harness.hpp, measure): the host waits for the flush, so
+//    the call's host time before its first launch is inside the events, not hidden behind
+//    the flush. --from-idle times every row so; the line under the convenience row gives its
+//    time less the two-phase row of the strategy it resolves to (merge_strategy_for), in us.
 //  - the CPU rows merge host copies of the same inputs into a preallocated host vector,
 //    timed by the steady clock around each call (threads started inside it included);
 //    their caches are not flushed. Their output is checked against CUB's as well.
@@ -68,13 +75,16 @@ using namespace corank_bench;
 // ---------------------------------------------------------------------------------------
 // Options
 
-enum class impl_kind { copy, cub, thrust, naive, tiled, circular, partitioned, sequential, cpu };
-constexpr impl_kind all_impls[] = {impl_kind::copy,        impl_kind::cub,        impl_kind::thrust,
-                                   impl_kind::naive,       impl_kind::tiled,      impl_kind::circular,
-                                   impl_kind::partitioned, impl_kind::sequential, impl_kind::cpu};
+// convenience after the strategies: its line compares it with rows measured before it.
+enum class impl_kind { copy, cub, thrust, naive, tiled, circular, partitioned, convenience, sequential, cpu };
+constexpr impl_kind all_impls[] = {impl_kind::copy,        impl_kind::cub,         impl_kind::thrust,
+                                   impl_kind::naive,       impl_kind::tiled,       impl_kind::circular,
+                                   impl_kind::partitioned, impl_kind::convenience, impl_kind::sequential,
+                                   impl_kind::cpu};
 // The GPU implementations: the default set.
-constexpr impl_kind gpu_impls[] = {impl_kind::copy,  impl_kind::cub,      impl_kind::thrust,   impl_kind::naive,
-                                   impl_kind::tiled, impl_kind::circular, impl_kind::partitioned};
+constexpr impl_kind gpu_impls[] = {impl_kind::copy,        impl_kind::cub,         impl_kind::thrust,
+                                   impl_kind::naive,       impl_kind::tiled,       impl_kind::circular,
+                                   impl_kind::partitioned, impl_kind::convenience};
 
 bool runs_on_host(impl_kind kind) { return kind == impl_kind::sequential || kind == impl_kind::cpu; }
 
@@ -102,6 +112,7 @@ const char* to_string(impl_kind kind) {
     case impl_kind::tiled: return "tiled";
     case impl_kind::circular: return "circular";
     case impl_kind::partitioned: return "partitioned";
+    case impl_kind::convenience: return "convenience";
     case impl_kind::sequential: return "sequential";
     case impl_kind::cpu: return "cpu";
   }
@@ -117,19 +128,26 @@ struct options : common_options {
 constexpr const char* usage_text = R"(usage: corank_merge_bench [options]
 
 Times a stable merge of two sorted inputs of 2^k elements each: corank (naive, tiled,
-circular and partitioned strategies, two-phase API), cub::DeviceMerge, thrust::merge[_by_key]
-and a device-to-device copy of the same bytes; on request also a sequential CPU merge and
-corank's CPU backend (corank::host, every hardware thread). Outputs are checked against CUB's.
+circular and partitioned strategies, two-phase API; the convenience form corank::merge[_by_key]),
+cub::DeviceMerge, thrust::merge[_by_key] and a device-to-device copy of the same bytes; on
+request also a sequential CPU merge and corank's CPU backend (corank::host, every hardware
+thread). Outputs are checked against CUB's.
 
 options:
   --min-log K       smallest size, 2^K elements per input        (default 16)
   --max-log K       largest size, 2^K elements per input         (default 28)
   --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
+  --logs LIST       comma-separated sizes K, 2^K elements per input, instead of the three
+                    above (e.g. 10,12,16,20,24)
   --types LIST      comma-separated: i32, i64, i32:i32, i64:i64  (default i32,i64,i32:i32)
                     (also: int32, int64, int32:int32 or pairs, int64:int64)
-  --impls LIST      comma-separated: naive, tiled, circular, partitioned, thrust,
-                    sequential, cpu (copy and cub always run: they are the baselines)
+  --impls LIST      comma-separated: naive, tiled, circular, partitioned, convenience,
+                    thrust, sequential, cpu (copy and cub always run: they are the baselines;
+                    convenience brings naive and partitioned, which it is compared with)
                     (default: every GPU implementation)
+  --from-idle       time every row from an idle stream, as the convenience row always is
+                    (the host waits for the L2 flush before each run): like for like
+                    with the convenience row, for its difference from the two-phase row
   --shapes LIST     comma-separated: uniform (m = n, keys over the type's range),
                     duplicates (1024 distinct keys), skewed (n = m / 64)
                                                                  (default uniform)
@@ -154,6 +172,10 @@ options parse_options(int argc, char** argv) {
     if (flag != "--impls") return false;
     std::vector<impl_kind> chosen{impl_kind::copy, impl_kind::cub};  // the baselines always run
     for (impl_kind kind : named_items(next(), all_impls, "--impls", "implementation")) chosen.push_back(kind);
+    // The two-phase strategies the convenience form resolves to (merge_strategy_for).
+    if (std::find(chosen.begin(), chosen.end(), impl_kind::convenience) != chosen.end()) {
+      chosen.insert(chosen.end(), {impl_kind::naive, impl_kind::partitioned});
+    }
     opt.impls = in_order(chosen, all_impls);  // the table's fixed order
     return true;
   });
@@ -183,6 +205,11 @@ struct result_row {
   double percent_of_copy = 0;
   double ratio_to_cub = 0;  // CUB time / this time: above 1 is faster than CUB
   std::string check;        // "OK", "-", or "FAIL: ..."
+  bool from_idle = false;   // timed from an idle stream (harness.hpp, measure)
+  // A convenience row's comparisons (harness.hpp, compare_with_two_phase).
+  std::string two_phase_impl;
+  double two_phase_ms = 0;
+  double thrust_ms = 0;
 };
 
 struct skipped_case {
@@ -209,19 +236,21 @@ void write_json(const std::string& path, const options& opt, const bench_context
                       json_string(rep.date), json_string(rep.command));
   text += fmt::format(
       "  \"settings\": {{\"min_log\": {}, \"max_log\": {}, \"log_step\": {}, \"runs\": {}, \"warmup\": {}, "
-      "\"l2_bytes\": {}, \"flush_bytes\": {}, \"bytes_formula\": \"(m + n) * (key [+ value] size) * 2\"}},\n",
-      opt.min_log, opt.max_log, opt.log_step, opt.runs, opt.warmup, ctx.l2_bytes, ctx.flush_data.bytes());
+      "\"l2_bytes\": {}, \"flush_bytes\": {}, \"bytes_formula\": \"(m + n) * (key [+ value] size) * 2\", {}}},\n",
+      opt.min_log, opt.max_log, opt.log_step, opt.runs, opt.warmup, ctx.l2_bytes, ctx.flush_data.bytes(),
+      sizes_and_timing_json(opt));
   text += fmt::format("  \"copy_peak_gbps\": {:.2f},\n  \"results\": [", rep.copy_peak_gbps);
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const result_row& r = rep.rows[i];
     text += fmt::format(
         "{}\n    {{\"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, \"elements_per_input\": {}, "
         "\"elements_b\": {}, \"impl\": {}, \"runs\": {}, \"median_ms\": {:.6f}, \"min_ms\": {:.6f}, "
-        "\"max_ms\": {:.6f}, \"gbps\": {:.3f}, \"percent_of_copy\": {:.3f}, \"ratio_to_cub\": {:.4f}, \"check\": {}}}",
+        "\"max_ms\": {:.6f}, \"gbps\": {:.3f}, \"percent_of_copy\": {:.3f}, \"ratio_to_cub\": {:.4f}, "
+        "\"check\": {}{}}}",
         i == 0 ? "" : ",", json_string(r.type), json_string(r.shape), r.log, r.elements_per_input, r.elements_b,
         json_string(r.impl), r.time.runs,
         r.time.median_ms, r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_cub,
-        json_string(r.check));
+        json_string(r.check), convenience_json(r));
   }
   text += "\n  ],\n  \"skipped\": [";
   for (std::size_t i = 0; i < rep.skipped.size(); ++i) {
@@ -236,13 +265,13 @@ void write_json(const std::string& path, const options& opt, const bench_context
 }
 
 void print_table_header() {
-  fmt::print("{:<8} {:<10} {:>4} {:>11}  {:<9} {:>4} {:>11} {:>9} {:>7} {:>7}  {}\n", "type", "shape", "log2",
+  fmt::print("{:<8} {:<10} {:>4} {:>11}  {:<11} {:>4} {:>11} {:>9} {:>7} {:>7}  {}\n", "type", "shape", "log2",
              "elems/input", "impl", "runs", "median ms", "GB/s", "% copy", "vs CUB", "check");
   std::fflush(stdout);
 }
 
 void print_row(const result_row& r) {
-  fmt::print("{:<8} {:<10} {:>4} {:>11}  {:<9} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>7.3f}  {}\n", r.type, r.shape,
+  fmt::print("{:<8} {:<10} {:>4} {:>11}  {:<11} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>7.3f}  {}\n", r.type, r.shape,
              r.log, r.elements_per_input, r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy,
              r.ratio_to_cub, r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
   std::fflush(stdout);
@@ -312,6 +341,21 @@ void enqueue(impl_kind kind, const buffer_set<Key, Value>& set, temp_storage<Key
                                     stream, strategy),
               "corank::device::merge");
       }
+      return;
+    }
+    case impl_kind::convenience: {
+      // As a user calls it: no storage passed, the default strategy; it throws on failure.
+      Key* const out = set.out_keys();
+      bool ends_right = false;
+      if constexpr (pairs) {
+        const auto ends = corank::merge_by_key(a, a + m, b, b + n, static_cast<const Value*>(set.a_values()),
+                                               static_cast<const Value*>(set.b_values()), out, set.out_values(),
+                                               corank::less{}, stream);
+        ends_right = ends.first == out + m + n && ends.second == set.out_values() + m + n;
+      } else {
+        ends_right = corank::merge(a, a + m, b, b + n, out, corank::less{}, stream) == out + m + n;
+      }
+      if (!ends_right) throw std::runtime_error("the convenience merge returned a wrong output end");
       return;
     }
   }
@@ -575,10 +619,13 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
                           ? reference_check
                           : compare_with_reference(buffers[0], *reference, ctx.stream);
         }
-        row.time = measure(ctx, sets, opt.warmup, runs, run);
+        row.from_idle = opt.from_idle || impl == impl_kind::convenience;
+        row.time = measure(ctx, sets, opt.warmup, runs, run, row.from_idle);
       }
       row.gbps = bytes_moved / (row.time.median_ms * 1e6);
     } catch (const device_memory_exhausted& e) {
+      row.check = fmt::format("FAIL: out of memory: {}", e.what());
+    } catch (const corank::out_of_memory& e) {  // a std::bad_alloc, but of the device
       row.check = fmt::format("FAIL: out of memory: {}", e.what());
     } catch (const std::bad_alloc&) {
       row.check = "FAIL: out of host memory";
@@ -596,12 +643,19 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
 
   const result_row copy_row = measure_impl(impl_kind::copy);
   const result_row cub_row = measure_impl(impl_kind::cub);
+  const std::size_t first_row = rep.rows.size();  // this case's rows
   auto finish = [&](result_row row) {
     if (row.time.median_ms > 0) {
       row.percent_of_copy = copy_row.time.median_ms > 0 ? 100.0 * copy_row.time.median_ms / row.time.median_ms : 0;
       row.ratio_to_cub = cub_row.time.median_ms > 0 ? cub_row.time.median_ms / row.time.median_ms : 0;
     }
+    if (row.impl == to_string(impl_kind::convenience)) {
+      const corank::strategy resolved =
+          corank::merge_strategy_for(corank::default_strategy, m, n, set_type::with_values);
+      compare_with_two_phase(row, rep.rows, first_row, corank::to_string(resolved));
+    }
     print_row(row);
+    if (!row.two_phase_impl.empty()) print_overhead(row, opt.from_idle);
     rep.rows.push_back(row);
   };
   finish(copy_row);
@@ -631,17 +685,24 @@ int run_bench(const options& opt) {
       "         / time, for a copy of the same bytes. vs CUB = CUB time / time (above 1: faster than CUB).\n"
       "         corank (two-phase API) and CUB use preallocated temporary storage; Thrust allocates its own and\n"
       "         synchronizes inside each call, which is in its time. Outputs checked against CUB once per size.\n"
+      "         convenience: corank::merge[_by_key] as a user calls it (allocates and frees on the stream; its\n"
+      "         kernels' completion is in its time), timed from idle: the host waits for the flush before each\n"
+      "         run, so the call's host time before its first launch is in the time. {}\n"
+      "         The line under it: its time less the two-phase row of the strategy it resolves to, in us.\n"
       "         CPU rows (sequential, cpu): host copies of the inputs, steady-clock time of each call, caches\n"
       "         not flushed; cpu = corank::host on {} hardware threads.\n"
       "inputs:  uniform: m = n, keys over the type's whole range; duplicates: m = n, 1024 distinct keys (runs\n"
       "         of m / 1024 per key and input); skewed: n = m / 64. elems/input is m. Sorted on the device.\n\n",
-      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0), std::thread::hardware_concurrency());
+      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0),
+      opt.from_idle ? "--from-idle: every row timed so."
+                    : "Other rows: enqueued during the flush (--from-idle to time them so too).",
+      std::thread::hardware_concurrency());
   std::fflush(stdout);
 
   for (input_shape shape : opt.shapes) {
     for (case_kind kind : opt.types) {
       print_table_header();
-      for (int log = opt.min_log; log <= opt.max_log; log += opt.log_step) {
+      for (const int log : opt.size_logs()) {
         switch (kind) {
           case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, shape, log, rep); break;
           case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, shape, log, rep); break;

@@ -22,6 +22,7 @@ STYLES = {
     "tiled": dict(color="tab:cyan", linestyle="-", marker="+"),
     "circular": dict(color="tab:purple", linestyle="-", marker="d"),
     "partitioned": dict(color="tab:blue", linestyle="-", marker="o"),
+    "convenience": dict(color="tab:pink", linestyle="-", marker="p"),
     "sequential": dict(color="tab:brown", linestyle="-.", marker="v"),
     "cpu": dict(color="tab:green", linestyle="-.", marker="*"),
 }

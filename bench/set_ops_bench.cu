@@ -2,8 +2,9 @@
 // set_symmetric_difference (two-phase corank::device forms, strategies naive and
 // partitioned) against thrust::set_* and a device-to-device copy of the same bytes, in one
 // process, for int32 keys, int64 keys and int32 keys with int32 values (the _by_key forms;
-// int64 keys with int64 values on request), at 2^16 .. 2^28 elements per input and three
-// input shapes. RESULTS.md has the command.
+// int64 keys with int64 values on request), at 2^16 .. 2^28 elements per input (2^1 .. 2^30
+// can be asked for) and three input shapes; corank's convenience forms (corank::set_*
+// [_by_key]) beside the two-phase form they wrap. RESULTS.md has the command.
 //
 // Only naive and partitioned are measured: for set operations (output size known only
 // after the fact) strategy::tiled, ::circular and ::partitioned all run the same staged
@@ -33,9 +34,15 @@
 //    with -1. Thrust's own output is checked to be sorted (by key and origin), within the
 //    operation's size bounds, and its four sizes to agree with each other
 //    (|A u B| = m + n - |A n B|, |A - B| = m - |A n B|, |A ^ B| = |A u B| - |A n B|).
-//  - corank gets preallocated temporary storage. Thrust allocates its own (cudaMalloc/
-//    cudaFree) and synchronizes inside every call to read its output size back; that time
-//    is part of its measurement, as it is part of a Thrust user's.
+//  - corank's two-phase rows get preallocated temporary storage. Thrust allocates its own
+//    (cudaMalloc/cudaFree) and synchronizes inside every call to read its output size back;
+//    that time is part of its measurement, as it is part of a Thrust user's.
+//  - the convenience row calls corank::set_*[_by_key] as a user does: it allocates its
+//    storage, copies the output size back and synchronizes to return the output end. It is
+//    timed from idle (harness.hpp, measure): the host waits for the flush, so the call's host
+//    time before its first launch is inside the events, not hidden behind the flush.
+//    --from-idle times every row so; the line under the convenience row gives its time less
+//    the partitioned row's (strategy::automatic runs partitioned's kernel), in us.
 
 #include "harness.hpp"
 
@@ -76,8 +83,10 @@ using namespace corank_bench;
 // ---------------------------------------------------------------------------------------
 // Options
 
-enum class impl_kind { copy, thrust, naive, partitioned };
-constexpr impl_kind all_impls[] = {impl_kind::copy, impl_kind::thrust, impl_kind::naive, impl_kind::partitioned};
+// convenience last: its line compares it with rows measured before it.
+enum class impl_kind { copy, thrust, naive, partitioned, convenience };
+constexpr impl_kind all_impls[] = {impl_kind::copy, impl_kind::thrust, impl_kind::naive, impl_kind::partitioned,
+                                   impl_kind::convenience};
 
 const char* to_string(impl_kind kind) {
   switch (kind) {
@@ -85,6 +94,7 @@ const char* to_string(impl_kind kind) {
     case impl_kind::thrust: return "thrust";
     case impl_kind::naive: return "naive";
     case impl_kind::partitioned: return "partitioned";
+    case impl_kind::convenience: return "convenience";
   }
   return "?";
 }
@@ -139,15 +149,18 @@ struct options : common_options {
 constexpr const char* usage_text = R"(usage: corank_set_ops_bench [options]
 
 Times multiset union, intersection, difference and symmetric difference of two sorted
-inputs, 2^k elements in A (and in B but for the skewed shape): corank (two-phase corank::device::set_*[_by_key], strategies
-naive and partitioned; tiled and circular run the same kernel as partitioned for set
-operations), thrust::set_*[_by_key] and a device-to-device copy of the same bytes.
-Outputs are checked against Thrust's.
+inputs, 2^k elements in A (and in B but for the skewed shape): corank (two-phase
+corank::device::set_*[_by_key], strategies naive and partitioned; tiled and circular run the
+same kernel as partitioned for set operations; the convenience form corank::set_*[_by_key]),
+thrust::set_*[_by_key] and a device-to-device copy of the same bytes. Outputs are checked
+against Thrust's.
 
 options:
   --min-log K       smallest size, 2^K elements per input        (default 16)
   --max-log K       largest size, 2^K elements per input         (default 28)
   --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
+  --logs LIST       comma-separated sizes K, 2^K elements per input, instead of the three
+                    above (e.g. 10,12,16,20,24)
   --types LIST      comma-separated: i32, i64, i32:i32, i64:i64  (default i32,i64,i32:i32)
                     (also: int32, int64, int32:int32 or pairs, int64:int64)
   --ops LIST        comma-separated: union, intersection, difference, symdiff
@@ -156,8 +169,12 @@ options:
                     many duplicates and matches), few (m = n, uniform 30-bit keys:
                     few matches), skewed (n = m / 64, keys uniform over [0, m))
                     (--overlap is another name for it)  (default heavy,few,skewed)
-  --impls LIST      comma-separated: naive, partitioned
-                    (copy and thrust always run: they are the baselines) (default all)
+  --impls LIST      comma-separated: naive, partitioned, convenience
+                    (copy and thrust always run: they are the baselines; convenience
+                    brings partitioned, which it is compared with) (default all)
+  --from-idle       time every row from an idle stream, as the convenience row always is
+                    (the host waits for the L2 flush before each run): like for like
+                    with the convenience row, for its difference from the two-phase row
   --runs N          timed runs per measurement; fewer above 2^24:
                     N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10)
                                                                  (default 30)
@@ -194,8 +211,11 @@ options parse_options(int argc, char** argv) {
       opt.shapes = in_order(chosen, all_shapes);
     } else if (flag == "--impls") {
       std::vector<impl_kind> chosen{impl_kind::copy, impl_kind::thrust};
-      for (impl_kind kind : named_items(next(), all_impls, "--impls", "implementation", " (naive, partitioned)")) {
+      for (impl_kind kind :
+           named_items(next(), all_impls, "--impls", "implementation", " (naive, partitioned, convenience)")) {
         chosen.push_back(kind);
+        // The two-phase strategy the convenience form resolves to.
+        if (kind == impl_kind::convenience) chosen.push_back(impl_kind::partitioned);
       }
       opt.impls = in_order(chosen, all_impls);
     } else {
@@ -226,6 +246,11 @@ struct result_row {
   double percent_of_copy = 0;
   double ratio_to_thrust = 0;  // Thrust time / this time: above 1 is faster than Thrust
   std::string check;           // "OK", "-", or "FAIL: ..."
+  bool from_idle = false;      // timed from an idle stream (harness.hpp, measure)
+  // A convenience row's comparisons (harness.hpp, compare_with_two_phase).
+  std::string two_phase_impl;
+  double two_phase_ms = 0;
+  double thrust_ms = 0;
 };
 
 struct skipped_case {
@@ -253,8 +278,9 @@ void write_json(const std::string& path, const options& opt, const bench_context
   text += fmt::format(
       "  \"settings\": {{\"min_log\": {}, \"max_log\": {}, \"log_step\": {}, \"runs\": {}, \"warmup\": {}, "
       "\"l2_bytes\": {}, \"flush_bytes\": {}, \"bytes_formula\": \"(m + n + output) * (key [+ value] size)\", "
-      "\"reference\": \"thrust\"}},\n",
-      opt.min_log, opt.max_log, opt.log_step, opt.runs, opt.warmup, ctx.l2_bytes, ctx.flush_data.bytes());
+      "\"reference\": \"thrust\", {}}},\n",
+      opt.min_log, opt.max_log, opt.log_step, opt.runs, opt.warmup, ctx.l2_bytes, ctx.flush_data.bytes(),
+      sizes_and_timing_json(opt));
   text += fmt::format("  \"copy_peak_gbps\": {:.2f},\n  \"results\": [", rep.copy_peak_gbps);
   for (std::size_t i = 0; i < rep.rows.size(); ++i) {
     const result_row& r = rep.rows[i];
@@ -262,10 +288,11 @@ void write_json(const std::string& path, const options& opt, const bench_context
         "{}\n    {{\"op\": {}, \"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, "
         "\"elements_per_input\": {}, \"elements_b\": {}, \"output_elements\": {}, \"bytes\": {:.0f}, \"impl\": {}, \"runs\": {}, "
         "\"median_ms\": {:.6f}, \"min_ms\": {:.6f}, \"max_ms\": {:.6f}, \"gbps\": {:.3f}, "
-        "\"percent_of_copy\": {:.3f}, \"ratio_to_thrust\": {:.4f}, \"check\": {}}}",
+        "\"percent_of_copy\": {:.3f}, \"ratio_to_thrust\": {:.4f}, \"check\": {}{}}}",
         i == 0 ? "" : ",", json_string(r.op), json_string(r.type), json_string(r.shape), r.log,
         r.elements_per_input, r.elements_b, r.output_elements, r.bytes, json_string(r.impl), r.time.runs, r.time.median_ms,
-        r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_thrust, json_string(r.check));
+        r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_thrust, json_string(r.check),
+        convenience_json(r));
   }
   text += "\n  ],\n  \"skipped\": [";
   for (std::size_t i = 0; i < rep.skipped.size(); ++i) {
@@ -310,25 +337,38 @@ corank::strategy strategy_of(impl_kind kind) {
   return kind == impl_kind::naive ? corank::strategy::naive : corank::strategy::partitioned;
 }
 
-// Calls `f` with the corank::device runner object of `op`, keys only or by key.
-template <bool ByKey, class F>
-cudaError_t with_corank_runner(set_op op, F&& f) {
-  if constexpr (ByKey) {
-    switch (op) {
-      case set_op::set_union: return f(corank::device::set_union_by_key);
-      case set_op::set_intersection: return f(corank::device::set_intersection_by_key);
-      case set_op::set_difference: return f(corank::device::set_difference_by_key);
-      case set_op::set_symmetric_difference: return f(corank::device::set_symmetric_difference_by_key);
-    }
+// One of an operation's four runner objects: keys only or by key, of corank::device (the
+// two-phase form) or of corank:: (the convenience form).
+template <bool Convenience, bool ByKey, class Keys, class ByKeys, class ConvenienceKeys, class ConvenienceByKeys>
+const auto& runner_of(const Keys& keys, const ByKeys& by_keys, const ConvenienceKeys& convenience_keys,
+                      const ConvenienceByKeys& convenience_by_keys) {
+  if constexpr (Convenience) {
+    if constexpr (ByKey) return convenience_by_keys;
+    else return convenience_keys;
   } else {
-    switch (op) {
-      case set_op::set_union: return f(corank::device::set_union);
-      case set_op::set_intersection: return f(corank::device::set_intersection);
-      case set_op::set_difference: return f(corank::device::set_difference);
-      case set_op::set_symmetric_difference: return f(corank::device::set_symmetric_difference);
-    }
+    if constexpr (ByKey) return by_keys;
+    else return keys;
   }
-  return cudaErrorInvalidValue;
+}
+
+// Calls `f` with the runner object of `op` (see runner_of).
+template <bool Convenience, bool ByKey, class F>
+auto with_corank_runner(set_op op, F&& f) {
+  switch (op) {
+    case set_op::set_union: break;  // below, so that every path returns
+    case set_op::set_intersection:
+      return f(runner_of<Convenience, ByKey>(corank::device::set_intersection, corank::device::set_intersection_by_key,
+                                             corank::set_intersection, corank::set_intersection_by_key));
+    case set_op::set_difference:
+      return f(runner_of<Convenience, ByKey>(corank::device::set_difference, corank::device::set_difference_by_key,
+                                             corank::set_difference, corank::set_difference_by_key));
+    case set_op::set_symmetric_difference:
+      return f(runner_of<Convenience, ByKey>(
+          corank::device::set_symmetric_difference, corank::device::set_symmetric_difference_by_key,
+          corank::set_symmetric_difference, corank::set_symmetric_difference_by_key));
+  }
+  return f(runner_of<Convenience, ByKey>(corank::device::set_union, corank::device::set_union_by_key,
+                                         corank::set_union, corank::set_union_by_key));
 }
 
 // Enqueues one corank run (or, with temp == nullptr, asks for the temporary bytes).
@@ -338,7 +378,7 @@ cudaError_t corank_call(set_op op, corank::strategy strategy, const buffer_set<K
   constexpr bool pairs = buffer_set<Key, Value>::with_values;
   const Key* a = set.a_keys();
   const Key* b = set.b_keys();
-  return with_corank_runner<pairs>(op, [&](const auto& runner) {
+  return with_corank_runner<false, pairs>(op, [&](const auto& runner) {
     if constexpr (pairs) {
       return runner(temp, temp_bytes, a, static_cast<const Value*>(set.a_values()), set.m, b,
                     static_cast<const Value*>(set.b_values()), set.n, set.out_keys(), set.out_values(), d_count,
@@ -346,6 +386,29 @@ cudaError_t corank_call(set_op op, corank::strategy strategy, const buffer_set<K
     } else {
       return runner(temp, temp_bytes, a, set.m, b, set.n, set.out_keys(), d_count, corank::less{}, stream,
                     strategy);
+    }
+  });
+}
+
+// One convenience call, as a user makes it (it allocates and synchronizes `stream`);
+// returns the output size.
+template <class Key, class Value>
+index_t convenience_call(set_op op, const buffer_set<Key, Value>& set, cudaStream_t stream) {
+  constexpr bool pairs = buffer_set<Key, Value>::with_values;
+  const Key* a = set.a_keys();
+  const Key* b = set.b_keys();
+  Key* out = set.out_keys();
+  return with_corank_runner<true, pairs>(op, [&](const auto& runner) {
+    if constexpr (pairs) {
+      const auto ends = runner(a, a + set.m, b, b + set.n, static_cast<const Value*>(set.a_values()),
+                               static_cast<const Value*>(set.b_values()), out, set.out_values(), corank::less{},
+                               stream);
+      if (ends.second - set.out_values() != ends.first - out) {
+        throw std::runtime_error("the convenience call's key and value ends disagree");
+      }
+      return index_t(ends.first - out);
+    } else {
+      return index_t(runner(a, a + set.m, b, b + set.n, out, corank::less{}, stream) - out);
     }
   });
 }
@@ -389,8 +452,8 @@ index_t thrust_call(set_op op, const buffer_set<Key, Value>& input, const buffer
 }
 
 // Enqueues one run of `kind` on `stream`, reading and writing `set`. Returns the output
-// size for Thrust (which reads it back itself), -1 for the others (corank's is in
-// temp.d_count()). `copy_bytes`: what the copy row copies.
+// size for Thrust and the convenience form (which read it back themselves), -1 for the
+// others (the two-phase form's is in temp.d_count()). `copy_bytes`: what the copy row copies.
 template <class Key, class Value>
 index_t enqueue(impl_kind kind, set_op op, const buffer_set<Key, Value>& set, temp_storage& temp,
                 std::size_t copy_bytes, cudaStream_t stream) {
@@ -399,6 +462,7 @@ index_t enqueue(impl_kind kind, set_op op, const buffer_set<Key, Value>& set, te
       BENCH_CHECK(cudaMemcpyAsync(set.output.get(), set.input.get(), copy_bytes, cudaMemcpyDeviceToDevice, stream));
       return -1;
     case impl_kind::thrust: return thrust_call(op, set, set, stream);
+    case impl_kind::convenience: return convenience_call(op, set, stream);
     case impl_kind::naive:
     case impl_kind::partitioned: {
       std::size_t bytes = temp.corank_bytes;
@@ -594,12 +658,13 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
           BENCH_CHECK(cudaMemsetAsync(temp.count.get(), 0xff, sizeof(index_t), ctx.stream));  // -1
           index_t count = enqueue(impl, op, buffers[0], temp, copy_bytes, ctx.stream);
           BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
-          if (impl != impl_kind::thrust) count = read_element(temp.d_count());
+          if (impl == impl_kind::naive || impl == impl_kind::partitioned) count = read_element(temp.d_count());
           row.check = impl == impl_kind::thrust && reference_check != "OK"
                           ? reference_check
                           : compare_with_reference(buffers[0], count, *reference, reference_count, ctx.stream);
         }
-        row.time = measure(ctx, sets, opt.warmup, runs, run);
+        row.from_idle = opt.from_idle || impl == impl_kind::convenience;
+        row.time = measure(ctx, sets, opt.warmup, runs, run, row.from_idle);
         row.gbps = bytes_moved / (row.time.median_ms * 1e6);
       } catch (const device_memory_exhausted& e) {
         row.check = fmt::format("FAIL: out of memory: {}", e.what());
@@ -617,12 +682,18 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
 
     const result_row copy_row = measure_impl(impl_kind::copy);
     const result_row thrust_row = measure_impl(impl_kind::thrust);
+    const std::size_t first_row = rep.rows.size();  // this operation's rows
     auto finish = [&](result_row row) {
       if (row.time.median_ms > 0) {
         row.percent_of_copy = copy_row.time.median_ms > 0 ? 100.0 * copy_row.time.median_ms / row.time.median_ms : 0;
         row.ratio_to_thrust = thrust_row.time.median_ms > 0 ? thrust_row.time.median_ms / row.time.median_ms : 0;
       }
+      // strategy::automatic, the convenience form's, runs partitioned's kernel for set operations.
+      if (row.impl == to_string(impl_kind::convenience)) {
+        compare_with_two_phase(row, rep.rows, first_row, to_string(impl_kind::partitioned));
+      }
       print_row(row);
+      if (!row.two_phase_impl.empty()) print_overhead(row, opt.from_idle);
       rep.rows.push_back(row);
     };
     finish(copy_row);
@@ -671,6 +742,10 @@ int run_bench(const options& opt) {
       "         naive and partitioned (tiled and circular run partitioned's kernel for set operations).\n"
       "         thrust: thrust::set_*[_by_key] on thrust::cuda::par.on(stream); Thrust allocates its own temporary\n"
       "         storage and synchronizes inside each call (to read its output size back), which is in its time.\n"
+      "         convenience: corank::set_*[_by_key] as a user calls it (allocates, synchronizes to return the\n"
+      "         output end), timed from idle: the host waits for the flush before each run, so the call's host\n"
+      "         time before its first launch is in the time. {}\n"
+      "         The line under it: its time less partitioned's (the strategy it runs), in us.\n"
       "         Outputs (size, keys, values) checked against Thrust's once per case.\n"
       "inputs:  m = 2^log2 sorted keys in A (elems/input), generated on the device (hash of the index, radix-\n"
       "         sorted), different for A and B. heavy: n = m, uniform over [0, n/2), about 2 copies of each key per\n"
@@ -678,13 +753,15 @@ int run_bench(const options& opt) {
       "         keys occur in A (0.006% at 2^16, 1.6% at 2^24, 22% at 2^28); skewed: n = m / 64, both uniform over\n"
       "         [0, m), about 63% of B's keys in A. Values (i32:i32, i64:i64): the element's origin (A's i-th: i,\n"
       "         B's j-th: m + j), so the check also sees which copies of a repeated key were kept.\n\n",
-      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0));
+      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0),
+      opt.from_idle ? "--from-idle: every row timed so."
+                    : "Other rows: enqueued during the flush (--from-idle to time them so too).");
   std::fflush(stdout);
 
   for (case_kind kind : opt.types) {
     for (input_shape shape : opt.shapes) {
       print_table_header();
-      for (int log = opt.min_log; log <= opt.max_log; log += opt.log_step) {
+      for (const int log : opt.size_logs()) {
         switch (kind) {
           case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, shape, log, rep); break;
           case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, shape, log, rep); break;
