@@ -1,33 +1,23 @@
 #include <corank/detail/temporary_pool.hpp>
 #include <corank/memory.hpp>
 
-#include <array>
+#include "per_device.hpp"
+
 #include <cstdint>
-#include <mutex>
 
 namespace corank::detail {
 
 cudaError_t temporary_pool(cudaMemPool_t& pool) {
-  constexpr int max_devices = 64;
-  static std::array<cudaMemPool_t, max_devices> pools{};
-  static std::array<std::once_flag, max_devices> once;
-  static std::array<cudaError_t, max_devices> status{};
-
-  int device = 0;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (device < 0 || device >= max_devices) return cudaErrorInvalidDevice;
-  std::call_once(once[device], [device] {
+  static per_device<cudaMemPool_t> pools;
+  return pools.get(pool, [](int device, cudaMemPool_t& made) {
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = device;
-    status[device] = cudaMemPoolCreate(&pools[device], &props);
-    if (status[device] != cudaSuccess) return;
+    if (const cudaError_t e = cudaMemPoolCreate(&made, &props); e != cudaSuccess) return e;
     std::uint64_t keep_everything = UINT64_MAX;  // never give memory back between calls
-    status[device] = cudaMemPoolSetAttribute(pools[device], cudaMemPoolAttrReleaseThreshold, &keep_everything);
+    return cudaMemPoolSetAttribute(made, cudaMemPoolAttrReleaseThreshold, &keep_everything);
   });
-  pool = pools[device];
-  return status[device];
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include "support/gpu.hpp"
 #include "support/inputs.hpp"
 #include "support/keys.hpp"
+#include "support/set_case.hpp"
 #include "support/set_inputs.hpp"
 #include "support/strategies.hpp"
 #include "support/test_env.hpp"
@@ -648,45 +649,7 @@ class GpuSetOpsTwoPhase : public gpu_test {
 
 constexpr std::size_t int_tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
 
-// Inputs with matches and duplicates, and poisoned outputs with room for m + n.
-struct two_phase_case {
-  two_phase_case(std::size_t m, std::size_t n, std::mt19937_64& rng)
-      : in(make_set_inputs<std::int32_t>(set_distribution::few_keys, m, n, int_tile, rng)),
-        hva(payloads(0, m)),
-        hvb(payloads(1, n)),
-        a(in.a),
-        b(in.b),
-        va(hva),
-        vb(hvb),
-        keys(m + n),
-        values(m + n),
-        b_values(m + n),
-        count(1) {}
-
-  index_t m() const { return index_t(in.a.size()); }
-  index_t n() const { return index_t(in.b.size()); }
-  void poison() {
-    keys.buffer.fill_poison();
-    values.buffer.fill_poison();
-    b_values.buffer.fill_poison();
-    count.fill_poison();
-  }
-  ::testing::AssertionResult untouched() const {
-    if (auto r = keys.untouched(); !r) return r << " (keys)";
-    if (auto r = values.untouched(); !r) return r << " (values)";
-    if (auto r = b_values.untouched(); !r) return r << " (B values)";
-    if (auto r = all_poison(count.to_host()); !r) return r << " (count)";
-    return ::testing::AssertionSuccess();
-  }
-
-  sorted_inputs<std::int32_t> in;
-  std::vector<std::uint64_t> hva, hvb;
-  device_buffer<std::int32_t> a, b;
-  device_buffer<std::uint64_t> va, vb;
-  guarded_output<std::int32_t> keys;
-  guarded_output<std::uint64_t> values, b_values;
-  device_buffer<index_t> count;
-};
+using two_phase_case = set_operation_case;
 
 // Every form of `op` (and paired with set_intersection) through a two-phase call.
 enum class form { keys, by_key, count, paired };

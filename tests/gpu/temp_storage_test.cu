@@ -25,6 +25,7 @@
 #include "support/gpu.hpp"
 #include "support/inputs.hpp"
 #include "support/keys.hpp"
+#include "support/set_case.hpp"
 #include "support/set_inputs.hpp"
 #include "support/strategies.hpp"
 #include "support/test_env.hpp"
@@ -181,10 +182,6 @@ struct host_case {
         keys(m + n, poison_value<key>()), values(m + n, poison_value<value>()),
         b_values(m + n, poison_value<value>()), count(1, poison_value<index_t>()) {}
 
-  form_pointers pointers() {
-    return {a.data(), index_t(a.size()), b.data(), index_t(b.size()), va.data(), vb.data(),
-            keys.data(), values.data(), b_values.data(), count.data()};
-  }
   ::testing::AssertionResult untouched() const {
     if (auto r = all_poison(keys); !r) return r << " (keys)";
     if (auto r = all_poison(values); !r) return r << " (values)";
@@ -200,11 +197,16 @@ struct host_case {
   std::vector<index_t> count;
 };
 
+form_pointers pointers(host_case& c) {
+  return {c.a.data(), index_t(c.a.size()), c.b.data(), index_t(c.b.size()), c.va.data(), c.vb.data(),
+          c.keys.data(), c.values.data(), c.b_values.data(), c.count.data()};
+}
+
 // No require_gpu: this must pass on CI, which has none.
 TEST(HostTempStorage, LessThanQueriedIsInvalidValueBeforeAnyCudaCall) {
   for (const size_pair s : temp_storage_sizes(false)) {
     host_case c(s.m, s.n);
-    const form_pointers p = c.pointers();
+    const form_pointers p = pointers(c);
     for (const two_phase_form& f : every_two_phase_form()) {
       for (strategy kind : all_strategies) {
         SCOPED_TRACE(describe(f, s, kind));
@@ -229,7 +231,7 @@ TEST(HostTempStorage, LessThanQueriedIsInvalidValueBeforeAnyCudaCall) {
 TEST(HostTempStorage, AutomaticQueryIsTheMostAnyStrategyNeeds) {
   for (const size_pair s : temp_storage_sizes(false)) {
     host_case c(s.m, s.n);
-    const form_pointers p = c.pointers();
+    const form_pointers p = pointers(c);
     for (const two_phase_form& f : every_two_phase_form()) {
       SCOPED_TRACE(to_string(f) + " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n));
       std::size_t automatic = 0;
@@ -250,48 +252,12 @@ TEST(HostTempStorage, AutomaticQueryIsTheMostAnyStrategyNeeds) {
 
 class GpuTempStorage : public gpu_test {};
 
-// Inputs with matches and duplicates (so every set operation writes something), and
-// poisoned outputs with room for m + n.
-struct device_case {
-  device_case(std::size_t m, std::size_t n, std::mt19937_64& rng)
-      : in(make_set_inputs<key>(set_distribution::few_keys, m, n, set_tile, rng)),
-        hva(payloads(0, m)),
-        hvb(payloads(1, n)),
-        a(in.a),
-        b(in.b),
-        va(hva),
-        vb(hvb),
-        keys(m + n),
-        values(m + n),
-        b_values(m + n),
-        count(1) {}
+using device_case = set_operation_case;
 
-  form_pointers pointers() const {
-    return {a.data(), index_t(in.a.size()), b.data(), index_t(in.b.size()), va.data(), vb.data(),
-            keys.first(), values.first(), b_values.first(), count.data()};
-  }
-  void poison() {
-    keys.buffer.fill_poison();
-    values.buffer.fill_poison();
-    b_values.buffer.fill_poison();
-    count.fill_poison();
-  }
-  ::testing::AssertionResult untouched() const {
-    if (auto r = keys.untouched(); !r) return r << " (keys)";
-    if (auto r = values.untouched(); !r) return r << " (values)";
-    if (auto r = b_values.untouched(); !r) return r << " (B values)";
-    if (auto r = all_poison(count.to_host()); !r) return r << " (count)";
-    return ::testing::AssertionSuccess();
-  }
-
-  sorted_inputs<key> in;
-  std::vector<value> hva, hvb;
-  device_buffer<key> a, b;
-  device_buffer<value> va, vb;
-  guarded_output<key> keys;
-  guarded_output<value> values, b_values;
-  device_buffer<index_t> count;
-};
+form_pointers pointers(const device_case& c) {
+  return {c.a.data(), c.m(), c.b.data(), c.n(), c.va.data(), c.vb.data(), c.keys.first(), c.values.first(),
+          c.b_values.first(), c.count.data()};
+}
 
 // What `f` writes on c's inputs: outputs a form does not have must stay poison.
 struct expected_outputs {
@@ -370,7 +336,7 @@ TEST_F(GpuTempStorage, LessThanQueriedIsInvalidValueAndWritesNothingExactlyQueri
   std::mt19937_64 rng = make_rng();
   for (const size_pair s : temp_storage_sizes(quick_mode())) {
     device_case c(s.m, s.n, rng);
-    const form_pointers p = c.pointers();
+    const form_pointers p = pointers(c);
     for (const two_phase_form& f : every_two_phase_form()) {
       const expected_outputs expected = expected_for(f, c);
       for (strategy kind : all_strategies) {
