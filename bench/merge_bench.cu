@@ -4,9 +4,9 @@
 // input (2^1 .. 2^30 can be asked for); corank's convenience form (corank::merge[_by_key])
 // beside the two-phase form it wraps; on request also the CPU: a sequential merge and
 // corank's CPU backend on every hardware thread (the seeds' evaluation). RESULTS.md has
-// the commands, NOTES.md the analysis.
+// the commands and tables, docs/decisions.md what they decided.
 //
-// How it measures (DESIGN.md section 8):
+// How it measures (bench/RESULTS.md, "How the tables are produced"):
 //  - bytes = (m + n) * (key [+ value] size) * 2: the inputs read once, the output written
 //    once. The copy row moves the same bytes: one cudaMemcpyAsync of (m + n) elements.
 //  - every run is bracketed by CUDA events; the table gives the median of the timed runs,

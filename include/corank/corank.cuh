@@ -14,5 +14,6 @@
 #include <corank/merge.cuh>
 #include <corank/op.hpp>
 #include <corank/operation.cuh>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
+#include <corank/tuning.hpp>
 #include <corank/set_operations.cuh>

@@ -62,15 +62,15 @@ CORANK_HOST_DEVICE constexpr action skip_b() { return {emit::nothing, advance::b
 // Compile-time check that a type models the op concept; false (not a hard error) for a
 // type that lacks a member, so the framework's static_assert gives a readable message.
 template <class Op, class = void>
-struct is_merge_path_op : std::false_type {};
+struct is_op : std::false_type {};
 template <class Op>
-struct is_merge_path_op<Op, std::void_t<decltype(Op::partition), decltype(Op::output_size_is_input_size)>>
+struct is_op<Op, std::void_t<decltype(Op::partition), decltype(Op::output_size_is_input_size)>>
     : std::bool_constant<std::is_same_v<std::remove_cv_t<decltype(Op::partition)>, partitioning> &&
                          std::is_same_v<std::remove_cv_t<decltype(Op::output_size_is_input_size)>, bool> &&
                          (std::is_invocable_r_v<action, const Op&, relation> ||
                           std::is_invocable_r_v<action, const Op&, relation, bool>)> {};
 template <class Op>
-inline constexpr bool is_merge_path_op_v = is_merge_path_op<Op>::value;
+inline constexpr bool is_op_v = is_op<Op>::value;
 
 // True for ops that take (relation, bool new_key).
 template <class Op>

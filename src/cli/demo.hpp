@@ -4,7 +4,7 @@
 // the columns, time a copy and the merge, and hand back the inputs and the output.
 
 #include <corank/config.hpp>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
 
 #include <algorithm>
 #include <cstdint>

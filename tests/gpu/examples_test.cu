@@ -6,7 +6,8 @@
 // tiles and blocks.
 
 #include <corank/operation.cuh>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
+#include <corank/tuning.hpp>
 
 #include "distinct_union.hpp"
 #include "sparse_add.hpp"

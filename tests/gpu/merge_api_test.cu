@@ -11,7 +11,8 @@
 #include <corank/detail/temporary_pool.hpp>
 #include <corank/memory.hpp>
 #include <corank/merge.cuh>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
+#include <corank/tuning.hpp>
 
 #include "support/gpu.hpp"
 #include "support/inputs.hpp"

@@ -5,7 +5,8 @@
 // pre-compiled merges (merge_instantiations.hpp); only opaque_key compiles kernels here.
 
 #include <corank/merge.cuh>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
+#include <corank/tuning.hpp>
 
 #include "support/gpu.hpp"
 #include "support/inputs.hpp"

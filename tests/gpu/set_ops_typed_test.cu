@@ -13,7 +13,8 @@
 // instantiation each; the two-phase tests reuse the int32 ones.
 
 #include <corank/check_sorted.cuh>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
+#include <corank/tuning.hpp>
 #include <corank/set_operations.cuh>
 
 #include "support/gpu.hpp"

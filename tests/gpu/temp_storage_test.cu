@@ -16,7 +16,8 @@
 
 #include <corank/merge.cuh>
 #include <corank/operation.cuh>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
+#include <corank/tuning.hpp>
 #include <corank/set_operations.cuh>
 
 #include "distinct_union.hpp"

@@ -5,7 +5,8 @@
 // count).
 
 #include <corank/config.hpp>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
+#include <corank/tuning.hpp>
 
 #include "support/gpu.hpp"
 #include "support/inputs.hpp"

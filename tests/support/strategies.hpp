@@ -1,7 +1,7 @@
 #pragma once
 // Every corank::strategy, for tests that must give identical results under each. Plain C++.
 
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
 
 #include <vector>
 

@@ -38,7 +38,7 @@ TEST(MergeOp, StepRule) {
 TEST(MergeOp, DeclaresMergePathAndFixedOutputSize) {
   static_assert(merge_op::partition == corank::partitioning::merge_path);
   static_assert(merge_op::output_size_is_input_size);
-  static_assert(corank::is_merge_path_op_v<merge_op>);
+  static_assert(corank::is_op_v<merge_op>);
   // The rule is usable in constant expressions (it is evaluated in unrolled device loops).
   static_assert(merge_op{}(relation::b_first) == corank::take_b());
   static_assert(merge_op{}(relation::equal) == corank::take_a());
@@ -81,8 +81,8 @@ struct not_an_op {
 };
 
 TEST(OpConcept, Recognition) {
-  static_assert(corank::is_merge_path_op_v<add_union_op>);
-  static_assert(!corank::is_merge_path_op_v<not_an_op>);
+  static_assert(corank::is_op_v<add_union_op>);
+  static_assert(!corank::is_op_v<not_an_op>);
   static_assert(corank::has_combine<add_union_op, int>::value);
   static_assert(!corank::has_combine<merge_op, int>::value);
   // Without combine, emit::combined writes A's value.

@@ -1,7 +1,7 @@
 // strategy::automatic: which strategy a merge of each size runs, at and around the
 // thresholds, and that an explicit strategy is always kept.
 
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
 
 #include <gtest/gtest.h>
 

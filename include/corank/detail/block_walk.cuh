@@ -31,7 +31,7 @@ struct thread_outputs {
   using mask = step_mask<Steps>;
   Key keys[Steps];
   int index[Steps];      // index of step v's element in its side's window
-  int partner[Steps];    // B's index at step v: the matched B element for emit::combined
+  int b_index[Steps];    // B's index at step v: the matched B element (emit::combined, paired forms)
   mask written = 0;      // bit v: step v wrote an output
   mask from_b = 0;       // bit v: step v wrote B's element (WithValues only)
   mask combined = 0;     // bit v: step v wrote a value combined from A's and B's (WithValues only)
@@ -117,7 +117,7 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
     }
     // The op's answer: for balanced-path ops each bit as an OR of the relations whose
     // answer has it, for merge-path ops the answer's bits selected, then tested. Each form
-    // gives the compiler fewer instructions, and no spills, in its own case (bench/NOTES.md 31).
+    // gives the compiler fewer instructions, and no spills, in its own case.
     auto answer_has = [&](unsigned bit) {
       if constexpr (balanced) {
         return table.has(bit, b_is_first, are_equal, a_left && !b_is_first && !are_equal, new_key);
@@ -133,7 +133,7 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
     if (answer_has(writes)) out.written |= bit;
     if constexpr (WithValues) {
       out.index[v] = take_b ? b_at.index() : a_at.index();
-      out.partner[v] = b_at.index();
+      out.b_index[v] = b_at.index();
       if (take_b) out.from_b |= bit;
       if (answer_has(writes_combined)) out.combined |= bit;
     }

@@ -2,7 +2,7 @@
 // Bodies of check_sorted.cuh.
 
 #include <corank/detail/iterators.hpp>
-#include <corank/detail/temporary_pool.hpp>
+#include <corank/detail/two_phase.hpp>
 
 #include <string>
 
@@ -40,7 +40,7 @@ namespace device {
 template <class Keys, class Compare>
 cudaError_t find_unsorted(void* temp_storage, std::size_t& temp_storage_bytes, Keys keys,
                           index_t size, index_t* first_unsorted, Compare comp, cudaStream_t stream) {
-  constexpr std::size_t needed = 1;  // no scratch; see merge_temp_bytes
+  constexpr std::size_t needed = 1;  // no scratch, but a null pointer must mean "query"
   if (temp_storage == nullptr) {
     temp_storage_bytes = needed;
     return cudaSuccess;
@@ -62,25 +62,11 @@ cudaError_t find_unsorted(void* temp_storage, std::size_t& temp_storage_bytes, K
 
 template <class Keys, class Compare>
 index_t find_unsorted(Keys first, Keys last, Compare comp, cudaStream_t stream) {
-  constexpr const char* context = "corank::find_unsorted";
   const index_t size = last - first;
-  std::size_t bytes = 0;
-  CORANK_TRY(device::find_unsorted(nullptr, bytes, first, size, nullptr, comp, stream), context);
-  // One allocation: the result, then the temporary storage; freed on every path.
-  void* block = nullptr;
-  CORANK_TRY(detail::allocate_temporary(&block, sizeof(index_t) + bytes, stream), context);
-  auto* result = static_cast<index_t*>(block);
-  index_t* host_result = nullptr;
-  cudaError_t status = detail::pinned_result(host_result);
-  if (status == cudaSuccess) status = device::find_unsorted(result + 1, bytes, first, size, result, comp, stream);
-  if (status == cudaSuccess) {
-    status = cudaMemcpyAsync(host_result, result, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
-  }
-  const cudaError_t freed = cudaFreeAsync(block, stream);
-  CORANK_TRY(status, context);
-  CORANK_TRY(freed, context);
-  CORANK_TRY(cudaStreamSynchronize(stream), context);
-  return *host_result;
+  return detail::run_two_phase_for_result(
+      "corank::find_unsorted", stream, [&](void* temp, std::size_t& bytes, index_t* result) {
+        return device::find_unsorted(temp, bytes, first, size, result, comp, stream);
+      });
 }
 
 template <class KeysA, class KeysB, class Compare>

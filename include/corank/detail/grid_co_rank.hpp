@@ -2,7 +2,7 @@
 // The co-rank (co_rank.hpp) of one diagonal among many searched at once over inputs in
 // global memory, as the tile-split pass does. A plain binary search probes A and B at
 // positions that depend on its own diagonal, so every probe of every search reads its own
-// sector from DRAM (about 2.9 KB a boundary, bench/NOTES.md 30). This one first narrows the
+// sector from DRAM (about 2.9 KB a boundary). This one first narrows the
 // answer to 2 * Grid - 1 candidates probing only positions that are multiples of Grid in
 // both inputs: one small set of sectors for all searches, which stays in L2. Only the
 // last log2(2 * Grid) probes read sectors of their own.

@@ -32,7 +32,7 @@ class tile_prefix_state {
     if (tile == 0) return 0;
     // Windows of `depth` x 32 predecessors, lane l reading l, l + 32, ... back from the
     // window's end, all loads of a window in flight at once: the nearest inclusive
-    // predecessor can be more than 32 tiles back (bench/NOTES.md entry 18).
+    // predecessor can be more than 32 tiles back.
     constexpr int depth = 4;
     index_t prefix = 0;
     for (int window_end = tile;; window_end -= depth * 32) {

@@ -14,8 +14,11 @@
 
 namespace corank::detail {
 
-// Values are unused for keys only.
-template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut>
+// What an operation reads and writes. Values are `unused` for keys only, the key output for
+// count-only forms, and B's values output (the matched B element's value, written beside
+// A's by the paired forms) everywhere else.
+template <class KeysA, class KeysB, class ValuesA, class ValuesB, class KeysOut, class ValuesOut,
+          class BValuesOut = unused>
 struct merge_args {
   KeysA keys_a;
   index_t size_a;
@@ -25,11 +28,16 @@ struct merge_args {
   ValuesB values_b;
   KeysOut keys_out;
   ValuesOut values_out;
+  BValuesOut b_values_out = {};
 
   using key_type = typename std::iterator_traits<KeysA>::value_type;
   static constexpr bool with_values = is_used_v<ValuesA>;
+  static constexpr bool writes_keys = is_used_v<KeysOut>;
+  static constexpr bool writes_b_values = is_used_v<BValuesOut>;
   using value_type = typename std::conditional_t<with_values, std::iterator_traits<ValuesA>,
                                                  std::iterator_traits<const char*>>::value_type;
+  using b_value_type = typename std::conditional_t<writes_b_values, std::iterator_traits<ValuesB>,
+                                                   std::iterator_traits<const char*>>::value_type;
 };
 
 // Describes what is wrong with the arguments, or returns nullptr.
@@ -46,6 +54,9 @@ const char* merge_argument_error(const Args& args) {
     if (args.size_a > 0 && is_null(args.values_a)) return "values of A are a null pointer with a nonzero size";
     if (args.size_b > 0 && is_null(args.values_b)) return "values of B are a null pointer with a nonzero size";
     if (any && is_null(args.values_out)) return "the value output is a null pointer with a nonzero size";
+  }
+  if constexpr (Args::writes_b_values) {
+    if (any && is_null(args.b_values_out)) return "the B value output is a null pointer with a nonzero size";
   }
   return nullptr;
 }

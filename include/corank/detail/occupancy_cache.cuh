@@ -42,7 +42,6 @@ class occupancy_cache {
 // done: asked once per kernel and device.
 template <auto Kernel, int Threads, std::size_t SharedBytes>
 cudaError_t cached_blocks_per_sm(int& blocks) {
-  static_assert(SharedBytes <= 227 * 1024, "the policy's tile does not fit in sm_90 shared memory");
   static occupancy_cache cache;
   return cache.blocks_per_sm(Kernel, Threads, SharedBytes, blocks);
 }

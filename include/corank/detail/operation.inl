@@ -1,50 +1,22 @@
 #pragma once
-// Bodies of operation.cuh.
+// Bodies of operation.cuh: arguments built, then the dispatcher.
 
-#include <corank/detail/dispatch_partitioned.cuh>
+#include <corank/detail/dispatch.cuh>
 #include <corank/detail/make_args.hpp>
 #include <corank/detail/two_phase.hpp>
-
-#include <string>
 
 namespace corank {
 namespace detail {
 
-template <class Base, class PartnerOut>
-set_args<Base, PartnerOut> with_partner(const Base& base, PartnerOut partner_out) {
-  return {base, partner_out};
-}
-
-template <class Args>
-void throw_on_bad_arguments(const Args& args, const char* context) {
-  if (const char* problem = merge_argument_error(args)) {
-    throw cuda_error(cudaErrorInvalidValue, std::string(context) + ": " + problem);
-  }
-}
-
-// Runs a data-dependent operation and returns its output size: the count lives beside the
-// temporary storage, and is read back once the stream has run everything.
+// A convenience form of a data-dependent operation: checked, run on the two-phase path, and
+// its output size read back (which waits for the stream).
 template <class Op, class Args, class Compare>
 index_t run_counted(const char* context, const Op& op, const Args& args, Compare comp, cudaStream_t stream,
                     strategy kind) {
   throw_on_bad_arguments(args, context);
-  std::size_t bytes = 0;
-  CORANK_TRY(dispatch_partitioned(nullptr, bytes, op, args, nullptr, comp, stream, kind), context);
-  const std::size_t count_at = align_up(bytes);
-  void* temp = nullptr;
-  CORANK_TRY(allocate_temporary(&temp, count_at + sizeof(index_t), stream), context);
-  auto* count = reinterpret_cast<index_t*>(static_cast<char*>(temp) + count_at);
-  index_t* host_count = nullptr;
-  cudaError_t status = pinned_result(host_count);
-  if (status == cudaSuccess) status = dispatch_partitioned(temp, bytes, op, args, count, comp, stream, kind);
-  if (status == cudaSuccess) {
-    status = cudaMemcpyAsync(host_count, count, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
-  }
-  const cudaError_t freed = cudaFreeAsync(temp, stream);
-  CORANK_TRY(status, context);
-  CORANK_TRY(freed, context);
-  CORANK_TRY(cudaStreamSynchronize(stream), context);
-  return *host_count;
+  return run_two_phase_for_result(context, stream, [&](void* temp, std::size_t& bytes, index_t* count) {
+    return dispatch(temp, bytes, op, args, count, comp, stream, kind);
+  });
 }
 
 }  // namespace detail
@@ -58,9 +30,9 @@ cudaError_t keys_operation<Op>::operator()(void* temp_storage, std::size_t& temp
                                            index_t* count_out, Compare comp, cudaStream_t stream,
                                            strategy kind) const {
   using detail::unused;
-  const auto args = detail::make_args(keys_a, size_a, keys_b, size_b, unused{}, unused{}, keys_out, unused{});
-  return detail::dispatch_partitioned(temp_storage, temp_storage_bytes, op, detail::with_partner(args, unused{}),
-                                 count_out, comp, stream, kind);
+  return detail::dispatch(temp_storage, temp_storage_bytes, op,
+                          detail::make_args(keys_a, size_a, keys_b, size_b, unused{}, unused{}, keys_out, unused{}),
+                          count_out, comp, stream, kind);
 }
 
 template <class Op>
@@ -70,9 +42,9 @@ cudaError_t by_key_operation<Op>::operator()(void* temp_storage, std::size_t& te
                                              index_t size_b, KeysOut keys_out, ValuesOut values_out,
                                              index_t* count_out, Compare comp, cudaStream_t stream,
                                              strategy kind) const {
-  const auto args = detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out);
-  return detail::dispatch_partitioned(temp_storage, temp_storage_bytes, op,
-                                 detail::with_partner(args, detail::unused{}), count_out, comp, stream, kind);
+  return detail::dispatch(temp_storage, temp_storage_bytes, op,
+                          detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out),
+                          count_out, comp, stream, kind);
 }
 
 template <class Op>
@@ -81,9 +53,9 @@ cudaError_t count_operation<Op>::operator()(void* temp_storage, std::size_t& tem
                                             index_t size_a, KeysB keys_b, index_t size_b, index_t* count_out,
                                             Compare comp, cudaStream_t stream, strategy kind) const {
   using detail::unused;
-  const auto args = detail::make_args(keys_a, size_a, keys_b, size_b, unused{}, unused{}, unused{}, unused{});
-  return detail::dispatch_partitioned(temp_storage, temp_storage_bytes, op, detail::with_partner(args, unused{}),
-                                 count_out, comp, stream, kind);
+  return detail::dispatch(temp_storage, temp_storage_bytes, op,
+                          detail::make_args(keys_a, size_a, keys_b, size_b, unused{}, unused{}, unused{}, unused{}),
+                          count_out, comp, stream, kind);
 }
 
 template <class Op>
@@ -95,10 +67,10 @@ cudaError_t paired_by_key_operation<Op>::operator()(void* temp_storage, std::siz
                                                     KeysOut keys_out, ValuesOut values_out,
                                                     BValuesOut b_values_out, index_t* count_out,
                                                     Compare comp, cudaStream_t stream, strategy kind) const {
-  const auto args = detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out);
-  return detail::dispatch_partitioned(temp_storage, temp_storage_bytes, op,
-                                 detail::with_partner(args, detail::unwrap(b_values_out)), count_out, comp,
-                                 stream, kind);
+  return detail::dispatch(
+      temp_storage, temp_storage_bytes, op,
+      detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out, b_values_out),
+      count_out, comp, stream, kind);
 }
 
 }  // namespace device
@@ -110,8 +82,7 @@ KeysOut keys_operation<Op>::operator()(KeysA a_first, KeysA a_last, KeysB b_firs
   using detail::unused;
   const auto args = detail::make_args(a_first, index_t(a_last - a_first), b_first, index_t(b_last - b_first),
                                       unused{}, unused{}, out, unused{});
-  return out + detail::run_counted(name, op, detail::with_partner(args, unused{}), comp,
-                                   stream, kind);
+  return out + detail::run_counted(name, op, args, comp, stream, kind);
 }
 
 template <class Op>
@@ -123,8 +94,7 @@ std::pair<KeysOut, ValuesOut> by_key_operation<Op>::operator()(KeysA a_first, Ke
                                                                strategy kind) const {
   const auto args = detail::make_args(a_first, index_t(a_last - a_first), b_first, index_t(b_last - b_first),
                                       a_values, b_values, keys_out, values_out);
-  const index_t count = detail::run_counted(name, op,
-                                            detail::with_partner(args, detail::unused{}), comp, stream, kind);
+  const index_t count = detail::run_counted(name, op, args, comp, stream, kind);
   return {keys_out + count, values_out + count};
 }
 
@@ -135,8 +105,7 @@ index_t count_operation<Op>::operator()(KeysA a_first, KeysA a_last, KeysB b_fir
   using detail::unused;
   const auto args = detail::make_args(a_first, index_t(a_last - a_first), b_first, index_t(b_last - b_first),
                                       unused{}, unused{}, unused{}, unused{});
-  return detail::run_counted(name, op, detail::with_partner(args, unused{}), comp, stream,
-                             kind);
+  return detail::run_counted(name, op, args, comp, stream, kind);
 }
 
 template <class Op>
@@ -147,14 +116,8 @@ std::tuple<KeysOut, ValuesOut, BValuesOut> paired_by_key_operation<Op>::operator
     KeysOut keys_out, ValuesOut values_out, BValuesOut b_values_out, Compare comp, cudaStream_t stream,
     strategy kind) const {
   const auto args = detail::make_args(a_first, index_t(a_last - a_first), b_first, index_t(b_last - b_first),
-                                      a_values, b_values, keys_out, values_out);
-  if (index_t(a_last - a_first) + index_t(b_last - b_first) > 0 && detail::is_null(detail::unwrap(b_values_out))) {
-    throw cuda_error(cudaErrorInvalidValue,
-                     std::string(name) + ": the B value output is a null pointer with a nonzero size");
-  }
-  const index_t count = detail::run_counted(name, op,
-                                            detail::with_partner(args, detail::unwrap(b_values_out)), comp,
-                                            stream, kind);
+                                      a_values, b_values, keys_out, values_out, b_values_out);
+  const index_t count = detail::run_counted(name, op, args, comp, stream, kind);
   return {keys_out + count, values_out + count, b_values_out + count};
 }
 

@@ -24,11 +24,10 @@
 #define CORANK_MERGE_PAIRS_ARGS(K, V) \
   ::corank::detail::merge_args<const K*, const K*, const V*, const V*, K*, V*>
 
-#define CORANK_MERGE_DISPATCH(ARGS)                                                          \
-  template cudaError_t corank::detail::dispatch_merge<::corank::ops::merge_op, ARGS,        \
-                                                      ::corank::less>(                      \
-      void*, std::size_t&, const ::corank::ops::merge_op&, const ARGS&, ::corank::less,      \
-      cudaStream_t, ::corank::strategy);
+#define CORANK_MERGE_DISPATCH(ARGS)                                                            \
+  template cudaError_t corank::detail::dispatch<::corank::ops::merge_op, ARGS, ::corank::less>( \
+      void*, std::size_t&, const ::corank::ops::merge_op&, const ARGS&, ::corank::index_t*,     \
+      ::corank::less, cudaStream_t, ::corank::strategy);
 
 #define CORANK_EXTERN_MERGE_KEYS(K) extern CORANK_MERGE_DISPATCH(CORANK_MERGE_KEYS_ARGS(K))
 #define CORANK_EXTERN_MERGE_PAIRS(K, V) extern CORANK_MERGE_DISPATCH(CORANK_MERGE_PAIRS_ARGS(K, V))

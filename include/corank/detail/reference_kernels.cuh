@@ -1,32 +1,53 @@
 #pragma once
-// The kernels of operations whose output size is known in advance (merge, merge_by_key,
-// and any op with output_size_is_input_size): output position k of the whole operation
-// is output position k of the merge, so every block and thread finds its inputs by a
-// co-rank search on its output range ("dynamic input identification").
+// The reference merge kernels, from the documents corank grew from: strategy::naive (a
+// thread's co-rank in global memory), strategy::tiled and strategy::circular (a block
+// streams its share of the output through shared memory, tile by tile; circular keeps ring
+// buffers, PMPP 12.7). They run merge-like ops (output size m + n): output position k of
+// the operation is output position k of the merge, so every block and thread finds its
+// inputs by a co-rank search on its output range ("dynamic input identification").
 
 #include <corank/co_rank.hpp>
 #include <corank/detail/block_walk.cuh>
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/ring_buffer.hpp>
 #include <corank/detail/serial_walk.hpp>
-#include <corank/detail/tile_storage.cuh>
+#include <corank/detail/uninitialized_array.cuh>
 
 #include <iterator>
 #include <type_traits>
 
 namespace corank::detail {
 
-// strategy::naive: one thread, items_per_thread outputs, co-ranks found in global memory.
+// Staging writes land at thread * items + v; one padding slot per 32 makes those strided
+// writes, and the coalesced reads, free of bank conflicts.
+__device__ constexpr int padded(int i) { return i + (i >> 5); }
+
+// A block of the streaming kernels: the A and B key buffers (rings for circular), a staging
+// area that turns per-thread outputs into coalesced stores, the tile's values, and the
+// per-thread co-rank splits.
+template <class Policy, class Key, class Value, bool WithValues>
+struct streaming_storage {
+  static constexpr int threads = Policy::threads_per_block;
+  static constexpr int tile = Policy::items_per_tile;
+  // Both hold one window of T; the ring wraps with a mask, so its capacity is a power of two.
+  static constexpr int ring_capacity = next_power_of_two(tile);
+  static constexpr int staging_size = tile + tile / 32;
+
+  uninitialized_array<Key, ring_capacity> ring_a;
+  uninitialized_array<Key, ring_capacity> ring_b;
+  uninitialized_array<Key, staging_size> staged_keys;
+  uninitialized_array<Value, WithValues ? staging_size : 1> values;
+  int splits[threads + 1];
+  index_t block_split[2];
+};
+
+// strategy::naive: a thread takes items_per_thread outputs, its co-ranks found in global memory.
 template <class Policy, class Op, class Args, class Compare>
-__global__ void __launch_bounds__(Policy::naive_threads_per_block)
-    naive_merge_kernel(Op op, Args args, Compare comp) {
+__global__ void __launch_bounds__(Policy::threads_per_block) naive_merge_kernel(Op op, Args args, Compare comp) {
   const index_t total = args.size_a + args.size_b;
-  const index_t begin =
-      (index_t(blockIdx.x) * blockDim.x + threadIdx.x) * Policy::naive_items_per_thread;
+  const index_t begin = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) * Policy::items_per_thread;
   if (begin >= total) return;
-  const index_t end = begin + Policy::naive_items_per_thread < total
-                          ? begin + Policy::naive_items_per_thread
-                          : total;
+  const index_t end = begin + Policy::items_per_thread < total ? begin + Policy::items_per_thread : total;
   walk_output_range(op, args, comp, begin, end);
 }
 
@@ -181,7 +202,7 @@ __device__ __forceinline__ void merge_tile(Storage& shared, const Op& op, const 
 template <class Policy, bool Circular, class Op, class Args, class Compare>
 __global__ void __launch_bounds__(Policy::threads_per_block)
     tiled_merge_kernel(Op op, Args args, Compare comp, index_t items_per_block) {
-  using storage = tile_storage<Policy, typename Args::key_type, typename Args::value_type,
+  using storage = streaming_storage<Policy, typename Args::key_type, typename Args::value_type,
                                Args::with_values>;
   constexpr int tile = Policy::items_per_tile;
   extern __shared__ unsigned char shared_bytes[];

@@ -17,7 +17,7 @@
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
 #include <corank/error.hpp>
-#include <corank/policy.hpp>
+#include <corank/strategy.hpp>
 #include <corank/ops/merge.hpp>
 
 #include <cuda_runtime_api.h>

@@ -1,0 +1,230 @@
+#pragma once
+// The tile agent: what a block does with one tile of an operation, whichever kernel drives
+// it. A tile is a stretch of the op's path (merge path or balanced path: the Rule) whose
+// input windows, A[begin.a, end.a) and B[begin.b, end.b), the block
+//   1. stages into a shared-memory buffer (stage_window.cuh: bulk copies, cp.async or
+//      registers, best first),
+//   2. walks: each thread finds its piece by the rule's search in shared memory and walks it
+//      with the op, unrolled into registers (block_walk.cuh), then gathers the values its
+//      steps wrote,
+//   3. counts: where each thread's outputs go in the tile and how many the tile writes,
+//   4. compacts the outputs into the buffer (they take the windows' place), and
+//   5. stores them, coalesced, at the tile's offset in the output.
+// The drivers (tile_kernels.cuh) decide which tiles a block takes, where the tile boundaries
+// come from and how a tile finds its output offset. Keys, key-value pairs, B's matched values
+// (paired forms) and count-only forms differ only in what Args carries.
+
+#include <corank/detail/block_walk.cuh>
+#include <corank/detail/look_back.cuh>
+#include <corank/detail/merge_args.hpp>
+#include <corank/detail/partition_rule.hpp>
+#include <corank/detail/stage_window.cuh>
+#include <corank/detail/store_tile.cuh>
+#include <corank/detail/uninitialized_array.cuh>
+
+#include <cub/block/block_scan.cuh>
+
+namespace corank::detail {
+
+template <class Policy, class Rule, class Op, class Args, class Compare>
+class tile_agent {
+ public:
+  using key_type = typename Args::key_type;
+  using value_type = typename Args::value_type;
+  using b_value_type = typename Args::b_value_type;
+  static constexpr bool with_values = Args::with_values;
+  static constexpr bool known_size = Op::output_size_is_input_size;
+  static constexpr int threads = Policy::threads_per_block;
+  static constexpr int items = Policy::items_per_thread;
+  static constexpr int steps = Rule::steps(items);
+  // A tile's window is items_per_tile + 1 long at most (a balanced boundary moves back one
+  // step); staging adds the slots before each side's window and partial lines.
+  static constexpr int window_capacity = Policy::items_per_tile + 2;
+  using block_scan = cub::BlockScan<int, threads, cub::BLOCK_SCAN_WARP_SCANS>;
+
+  // A tile's windows, then its outputs until they are stored.
+  struct buffer {
+    uninitialized_array<key_type, window_capacity + staging_slack<key_type>> keys;
+    uninitialized_array<value_type, with_values ? window_capacity + staging_slack<value_type> : 1> values;
+    uninitialized_array<b_value_type, Args::writes_b_values ? window_capacity : 1> b_values;
+  };
+
+  // Shared memory the agent needs besides its buffers.
+  struct workspace {
+    split<int> splits[threads + 1];  // the threads' pieces, for rules whose pieces end at their neighbour's start
+    typename block_scan::TempStorage scan;
+    index_t tile_offset;
+  };
+
+  // A thread's part of one tile, in registers.
+  struct tile {
+    split<index_t> begin, end;
+    int window;  // elements in both windows
+    window_layout keys_at, values_at;
+    int diagonal;  // the thread's first step on the tile's path
+    thread_outputs<key_type, steps, with_values> out;
+    value_type values[with_values ? steps : 1];
+    b_value_type b_values[Args::writes_b_values ? steps : 1];
+    int rank;   // where the thread's first output goes in the tile
+    int count;  // the tile's outputs
+  };
+
+  __device__ __forceinline__ tile_agent(const Op& op, const Args& args, Compare& comp)
+      : op_(op),
+        args_(args),
+        comp_(comp),
+        bulk_(stages_in_bulk<key_type>(args.keys_a, args.keys_b) &&
+              (!with_values || stages_in_bulk<value_type>(args.values_a, args.values_b))) {}
+
+  // Whether this operation's windows are staged by bulk copies (then the driver initializes
+  // each buffer's barrier once).
+  __device__ __forceinline__ bool stages_in_bulk_copies() const { return bulk_; }
+
+  // 1. Stages the windows between `begin` and `end` in `into` and waits until every thread
+  // may read them (phase `parity` of `barrier`, for bulk copies).
+  __device__ __forceinline__ void stage(tile& t, split<index_t> begin, split<index_t> end, buffer& into,
+                                       const staging_barrier& barrier, unsigned parity) const {
+    t.begin = begin;
+    t.end = end;
+    t.window = int(end.a - begin.a) + int(end.b - begin.b);
+    t.keys_at = staging_layout<key_type>(bulk_, begin, end);
+    t.values_at = staging_layout<value_type>(bulk_, begin, end);
+    stage_window<threads, steps>(into.keys.data(), t.keys_at, bulk_, args_.keys_a, args_.size_a, args_.keys_b,
+                                 args_.size_b, begin, end, barrier);
+    if constexpr (with_values) {
+      stage_window<threads, steps>(into.values.data(), t.values_at, bulk_, args_.values_a, args_.size_a,
+                                   args_.values_b, args_.size_b, begin, end, barrier);
+    }
+    if (bulk_ && threadIdx.x == 0) barrier.arrive();
+    if constexpr (sees_run_starts_v<Op>) {
+      stage_elements_before(into.keys.data(), t.keys_at, args_.keys_a, args_.keys_b, begin);
+    }
+    finish_async_copies();
+    __syncthreads();
+    finish_staging(bulk_, barrier, parity);
+  }
+
+  // Asks L2 for a tile's windows ahead of their bulk copies: by one thread, where the
+  // arrays stage in bulk.
+  __device__ __forceinline__ void prefetch(split<index_t> begin, split<index_t> end) const {
+    if constexpr (copies_bulk_v<key_type, decltype(args_.keys_a)> && copies_bulk_v<key_type, decltype(args_.keys_b)>) {
+      prefetch_window(args_.keys_a, args_.size_a, begin.a, int(end.a - begin.a));
+      prefetch_window(args_.keys_b, args_.size_b, begin.b, int(end.b - begin.b));
+    }
+    if constexpr (with_values && copies_bulk_v<value_type, decltype(args_.values_a)> &&
+                  copies_bulk_v<value_type, decltype(args_.values_b)>) {
+      prefetch_window(args_.values_a, args_.size_a, begin.a, int(end.a - begin.a));
+      prefetch_window(args_.values_b, args_.size_b, begin.b, int(end.b - begin.b));
+    }
+  }
+
+  // 2. Each thread's piece of the staged tile, walked with the op; then the values of the
+  // steps that wrote (every step, for ops of known size), gathered into registers before the
+  // outputs overwrite the windows.
+  __device__ __forceinline__ void walk(tile& t, buffer& staged, workspace& work) const {
+    const int tid = threadIdx.x;
+    const int a_size = int(t.end.a - t.begin.a), b_size = int(t.end.b - t.begin.b);
+    const key_type* a_keys = staged.keys.data() + t.keys_at.a;
+    const key_type* b_keys = staged.keys.data() + t.keys_at.b;
+    t.diagonal = tid * items < t.window ? tid * items : t.window;
+    if constexpr (!Rule::piece_ends_at_neighbour) {
+      // The piece is `items` long (less at the window's end): its start is enough.
+      const split<int> from = Rule::split_at(t.diagonal, a_keys, a_size, b_keys, b_size, comp_);
+      walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, a_size, b_keys, from.b, b_size, t.out, t.begin.a > 0,
+                                   t.begin.b > 0);
+    } else {
+      work.splits[tid] = Rule::split_at(t.diagonal, a_keys, a_size, b_keys, b_size, comp_);
+      if (tid == 0) work.splits[threads] = {a_size, b_size};
+      __syncthreads();
+      const split<int> from = work.splits[tid];
+      const split<int> to = work.splits[tid + 1];
+      walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, to.a, b_keys, from.b, to.b, t.out, t.begin.a > 0,
+                                   t.begin.b > 0);
+    }
+    if constexpr (with_values) {
+      const step_mask<steps> gathered = known_size ? ~step_mask<steps>(0) : t.out.written;
+      CORANK_PRAGMA_UNROLL
+      for (int v = 0; v < steps; ++v) {
+        if (gathered >> v & 1) {
+          t.values[v] = step_value(t, staged, v);
+          if constexpr (Args::writes_b_values) t.b_values[v] = staged_value(t, staged, true, t.out.b_index[v]);
+        }
+      }
+    }
+  }
+
+  // 3. Where each thread's outputs go in the tile, and the tile's count. Known size: step v
+  // of thread t goes to t * items + v, also past the window's end (never stored), so that no
+  // two threads' slots meet. Every thread is done reading the windows when it returns.
+  __device__ __forceinline__ void count(tile& t, workspace& work) const {
+    if constexpr (known_size) {
+      t.rank = int(threadIdx.x) * items;
+      t.count = t.window;
+      __syncthreads();
+    } else {
+      block_scan(work.scan).ExclusiveSum(count_steps(t.out.written), t.rank, t.count);
+    }
+  }
+
+  // 4. The outputs, compacted into the buffer at their ranks.
+  __device__ __forceinline__ void compact(tile& t, buffer& into) const {
+    int rank = t.rank;
+    CORANK_PRAGMA_UNROLL
+    for (int v = 0; v < steps; ++v) {
+      if (known_size || (t.out.written >> v & 1)) {
+        into.keys[rank] = t.out.keys[v];
+        if constexpr (with_values) into.values[rank] = t.values[v];
+        if constexpr (Args::writes_b_values) into.b_values[rank] = t.b_values[v];
+        ++rank;
+      }
+    }
+  }
+
+  // Where tile `index` (of `tiles`, `count` outputs) goes in an output of data-dependent
+  // size: the first warp looks back (look_back.cuh), and the last tile also writes the
+  // output's size to `count_out`. The barrier at its end orders the compacted outputs
+  // before their store.
+  __device__ __forceinline__ index_t look_back(const tile_prefix_state& prefix_state, int index, index_t count,
+                                               int tiles, index_t* count_out, workspace& work) const {
+    if (threadIdx.x < 32) {
+      const index_t offset = prefix_state.exclusive_prefix(index, count);
+      if (threadIdx.x == 0) {
+        work.tile_offset = offset;
+        if (index == tiles - 1) *count_out = offset + count;
+      }
+    }
+    __syncthreads();
+    return work.tile_offset;
+  }
+
+  // 5. `count` compacted outputs to position `offset` of the outputs.
+  __device__ __forceinline__ void store(buffer& compacted, index_t offset, int count) const {
+    store_tile<threads, steps>(compacted.keys.data(), args_.keys_out + offset, count);
+    if constexpr (with_values) store_tile<threads, steps>(compacted.values.data(), args_.values_out + offset, count);
+    if constexpr (Args::writes_b_values) {
+      store_tile<threads, steps>(compacted.b_values.data(), args_.b_values_out + offset, count);
+    }
+  }
+
+ private:
+  // Value `index` of B's window (from_b) or A's.
+  __device__ __forceinline__ value_type staged_value(const tile& t, buffer& staged, bool from_b, int index) const {
+    return staged.values[from_b ? t.values_at.b + index : t.values_at.a + index];
+  }
+
+  // The value step v wrote, by what the walk recorded: A's, B's, or both combined.
+  __device__ __forceinline__ auto step_value(const tile& t, buffer& staged, int v) const {
+    if (t.out.combined >> v & 1) {
+      return combine_values(op_, staged_value(t, staged, false, t.out.index[v]),
+                            staged_value(t, staged, true, t.out.b_index[v]));
+    }
+    return staged_value(t, staged, t.out.from_b >> v & 1, t.out.index[v]);
+  }
+
+  const Op& op_;
+  const Args& args_;
+  Compare& comp_;
+  const bool bulk_;
+};
+
+}  // namespace corank::detail

@@ -1,0 +1,110 @@
+#pragma once
+// Tile boundaries: where boundary t lies on the path, how it is found, and the two ways the
+// tile kernels get them: the split pass, which finds every boundary before the tiles run, and
+// published_splits, boundaries that say whether they are known yet, for the persistent kernel
+// where it takes about one tile per block: there no split pass runs (at 2^20 per input it
+// took 7-8 of the set operations' 27-31 us); a block finds each boundary of its tile that no
+// other block has published yet with a warp's search, and publishes it.
+
+#include <corank/detail/dependent_launch.cuh>
+#include <corank/detail/grid_co_rank.hpp>
+#include <corank/detail/partition_rule.hpp>
+#include <corank/detail/warp_co_rank.cuh>
+#include <corank/tuning.hpp>
+
+#include <cuda/atomic>
+
+namespace corank::detail {
+
+// Tile boundary t's diagonal: t tiles into a path of `total` elements, or its end.
+__device__ __forceinline__ index_t tile_diagonal(index_t t, index_t items_per_tile, index_t total) {
+  return t * items_per_tile < total ? t * items_per_tile : total;
+}
+
+// The split of diagonal k on the rule's path, by a thread's binary search (narrowed first on
+// a grid of positions that every search shares, whose sectors stay in L2) or (ByWarp) the
+// calling warp's 33-way search, whose every lane calls it: lane 0 gets the split.
+template <bool ByWarp, class Rule, class IteratorA, class IteratorB, class Compare>
+__device__ __forceinline__ split<index_t> find_split(index_t k, IteratorA a, index_t m, IteratorB b, index_t n,
+                                                     Compare& comp) {
+  const index_t i =
+      ByWarp ? warp_co_rank(k, a, m, b, n, comp) : grid_co_rank<split_search_grid>(k, a, m, b, n, comp);
+  if (ByWarp && threadIdx.x % 32 != 0) return {};
+  return Rule::split_from(i, k, a, m, b, n, comp);
+}
+
+inline constexpr int tile_splits_threads = 256;
+
+// The split pass: the split of every tile boundary (tiles + 1 of them), a thread or (with
+// ByWarp) a warp each. The searches run over the whole inputs in global memory, a chain of
+// about 25 dependent loads for a thread. A warp's 33-way search waits out 5 or 6 instead,
+// for 32 times the loads: faster where there are few tiles (the kernel is one long chain
+// of latencies), slower where there are many (the loads then cost bandwidth).
+// `zeroed`, unless null, is the tile kernel's state (tiles + 1 words: the look-back words
+// and the tile counter), zeroed here rather than by a memset of its own between the two
+// kernels. The tile kernel is launched as the pass starts (dependent_launch.cuh).
+template <bool ByWarp, class Rule, class Args, class Compare>
+__global__ void __launch_bounds__(tile_splits_threads)
+    tile_splits_kernel(Args args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile,
+                       unsigned long long* zeroed) {
+  allow_next_kernel();
+  const index_t t = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) / (ByWarp ? 32 : 1);
+  if (t > tiles) return;  // whole warps when ByWarp
+  const bool writes = !ByWarp || threadIdx.x % 32 == 0;  // a warp's answer is its lane 0's
+  if (zeroed != nullptr && writes) zeroed[t] = 0;
+  const index_t diagonal = tile_diagonal(t, items_per_tile, args.size_a + args.size_b);
+  const split<index_t> s = find_split<ByWarp, Rule>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+  if (writes) splits[t] = s;
+}
+
+// Boundary t's split in one 64-bit word, (a + 1) << 1 | (k - a - b), where k is the
+// boundary's diagonal: a split on the merge path has a + b = k, one on the balanced path k
+// or k - 1. Zero means "not found yet", so zeroing initializes the words. One
+// word each, so relaxed atomics suffice: a reader uses nothing but the word it read.
+class published_splits {
+ public:
+  published_splits(unsigned long long* words, index_t total, index_t items_per_tile)
+      : words_(words), total_(total), items_per_tile_(items_per_tile) {}
+
+  // Boundary t's diagonal: t tiles into the path, or its end.
+  __device__ index_t diagonal(index_t t) const { return tile_diagonal(t, items_per_tile_, total_); }
+
+  __device__ void publish(index_t t, split<index_t> s) const {
+    const auto back = static_cast<unsigned long long>(diagonal(t) - s.a - s.b);  // 0 or 1
+    const auto word = static_cast<unsigned long long>(s.a + 1) << 1 | back;
+    word_at(t).store(word, cuda::memory_order_relaxed);
+  }
+
+  // Boundary t's word, 0 while it is not published.
+  __device__ unsigned long long word(index_t t) const { return word_at(t).load(cuda::memory_order_relaxed); }
+
+  // Boundary t's split, from its published word.
+  __device__ split<index_t> decode(index_t t, unsigned long long word) const {
+    const index_t a = index_t(word >> 1) - 1;
+    return {a, diagonal(t) - index_t(word & 1) - a};
+  }
+
+ private:
+  __device__ cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word_at(index_t t) const {
+    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words_[t]);
+  }
+
+  unsigned long long* words_;
+  index_t total_;
+  index_t items_per_tile_;
+};
+
+// Boundary t's split on the rule's path, not published yet: searched by the calling warp (a
+// 33-way search: 5 or 6 latencies, where a thread's takes 25), and published. Every lane
+// calls it; lane 0 gets the split. Not inlined: kernels call it seldom, and keep it out of
+// their round loops. Its arguments come by value: taken by reference, the caller's went to
+// memory, and the caller's global stores became generic ones.
+template <class Rule, class IteratorA, class IteratorB, class Compare>
+__device__ __noinline__ split<index_t> warp_find_boundary(published_splits splits, index_t t, IteratorA a, index_t m,
+                                                          IteratorB b, index_t n, Compare comp) {
+  const split<index_t> s = find_split<true, Rule>(splits.diagonal(t), a, m, b, n, comp);
+  if ((threadIdx.x & 31) == 0) splits.publish(t, s);
+  return s;
+}
+
+}  // namespace corank::detail
