@@ -11,19 +11,17 @@
 
 namespace corank::detail {
 
-// The merge path (co_rank.hpp): a split of diagonal k has i + j = k, so a piece of the path
-// is exactly as long as its diagonals are apart, and a walk needs only its start.
-struct merge_path_rule {
-  static constexpr partitioning path = partitioning::merge_path;
-  // Steps a thread walks for `items` diagonals of the path.
-  static constexpr int steps(int items) { return items; }
-  static constexpr bool piece_ends_at_neighbour = false;
+// The searches of a rule on the path `Path` (balanced_path.hpp).
+template <partitioning Path>
+struct path_searches {
+  static constexpr partitioning path = Path;
 
+  // The split of diagonal k.
   CORANK_EXEC_CHECK_DISABLE
   template <class SequenceA, class SequenceB, class Index, class Compare>
   CORANK_HOST_DEVICE static split<Index> split_at(Index k, const SequenceA& a, Index m, const SequenceB& b, Index n,
                                                   Compare& comp) {
-    return path_split<path>(k, a, m, b, n, comp);
+    return path_split<Path>(k, a, m, b, n, comp);
   }
 
   // The split of diagonal k, from the merge path's co-rank i of k.
@@ -31,31 +29,24 @@ struct merge_path_rule {
   template <class SequenceA, class SequenceB, class Index, class Compare>
   CORANK_HOST_DEVICE static split<Index> split_from(Index i, Index k, const SequenceA& a, Index m,
                                                     const SequenceB& b, Index n, Compare& comp) {
-    return path_split_from<path>(i, k, a, m, b, n, comp);
+    return path_split_from<Path>(i, k, a, m, b, n, comp);
   }
 };
 
-// The balanced path (balanced_path.hpp): a split that would part the r-th copy of a key in
-// A from the r-th in B moves back one step, so a piece may be up to two steps longer than
-// its diagonals are apart, and ends where its neighbour's starts.
-struct balanced_path_rule {
-  static constexpr partitioning path = partitioning::balanced_path;
+// The merge path (co_rank.hpp): a split of diagonal k has i + j = k, so a piece of the path
+// is exactly as long as its diagonals are apart, and a walk needs only its start.
+struct merge_path_rule : path_searches<partitioning::merge_path> {
+  // Steps a thread walks for `items` diagonals of the path.
+  static constexpr int steps(int items) { return items; }
+  static constexpr bool piece_ends_at_neighbour = false;
+};
+
+// The balanced path: a split that would part the r-th copy of a key in A from the r-th in B
+// moves back one step, so a piece may be up to two steps longer than its diagonals are
+// apart, and ends where its neighbour's starts.
+struct balanced_path_rule : path_searches<partitioning::balanced_path> {
   static constexpr int steps(int items) { return items + 2; }
   static constexpr bool piece_ends_at_neighbour = true;
-
-  CORANK_EXEC_CHECK_DISABLE
-  template <class SequenceA, class SequenceB, class Index, class Compare>
-  CORANK_HOST_DEVICE static split<Index> split_at(Index k, const SequenceA& a, Index m, const SequenceB& b, Index n,
-                                                  Compare& comp) {
-    return path_split<path>(k, a, m, b, n, comp);
-  }
-
-  CORANK_EXEC_CHECK_DISABLE
-  template <class SequenceA, class SequenceB, class Index, class Compare>
-  CORANK_HOST_DEVICE static split<Index> split_from(Index i, Index k, const SequenceA& a, Index m,
-                                                    const SequenceB& b, Index n, Compare& comp) {
-    return path_split_from<path>(i, k, a, m, b, n, comp);
-  }
 };
 
 // The rule an op declares (Op::partition).
