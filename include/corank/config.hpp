@@ -8,10 +8,8 @@
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define CORANK_HOST_DEVICE __host__ __device__
-#define CORANK_DEVICE __device__
 #else
 #define CORANK_HOST_DEVICE
-#define CORANK_DEVICE
 #endif
 
 // Host-device templates are instantiated with host-only iterators by the CPU backend;
