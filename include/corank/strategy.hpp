@@ -8,7 +8,7 @@ namespace corank {
 // Which kernel runs an operation. All strategies give identical results. naive, tiled and
 // circular are the merge kernels of the documents corank grew from, kept as references;
 // operations whose output size depends on the data run the tile kernels under every
-// strategy (see docs/design.md, "Strategies").
+// strategy (docs/design.md, "The dispatcher and the strategies").
 enum class strategy : unsigned char {
   automatic,  // the default: the strategy measured fastest for the operation and its size
               // (see merge_strategy_for)

@@ -9,6 +9,7 @@
 #include <corank/config.hpp>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace corank {
 
@@ -43,7 +44,8 @@ struct architecture_limits {
   int reserved_shared_bytes_per_block;
 };
 
-// sm_90 (H100, H200), swept by bench/sweep.sh (docs/decisions.md, "Tiles").
+// sm_90 (H100, H200), swept by bench/sweep.sh (docs/decisions.md: "Partitioned merge tiles",
+// "Set-operation tiles", "Register caps per type").
 constexpr tile_shape sm90_tiles(tile_kind kind, int key_size, int value_size) {
   // The streaming kernels: 128 threads, and as many items as registers allow, since each
   // thread's co-rank search (log2 of the tile) is shared by its items. 4-byte keys cap at
