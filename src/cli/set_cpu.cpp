@@ -23,7 +23,9 @@ const auto merge_count = [](auto a, auto a_end, auto b, auto b_end, auto, auto) 
 
 index_t run_on_host(set_operation op, const operation_operands& o, unsigned threads) {
   using namespace corank::host;
-  const auto run = [&](auto runners) { return run_operation(all_value_payloads{}, runners, o, threads); };
+  const auto run = [&](auto runners) {
+    return run_operation(all_key_types{}, all_value_payloads{}, runners, o, threads);
+  };
   switch (op) {
     case set_operation::merge:
       return run(operation_runners{[](auto... x) { return merge(x...); }, [](auto... x) { return merge_by_key(x...); },

@@ -2,6 +2,8 @@
 // One body for every key type and backend: picks the key type and the value payload of a
 // job at run time and calls a backend's runners (corank:: on the GPU, corank::host:: on the
 // CPU) with raw pointers and the key type's order. Plain C++, so both g++ and nvcc use it.
+// Each backend names the key types and payloads it compiles for: the CPU every dtype, the
+// GPU fewer (set_gpu_ops.hpp), mapping the others onto them.
 
 #include "dtype.hpp"
 
@@ -47,16 +49,23 @@ struct operation_runners {
 template <class Keys, class ByKey, class Count>
 operation_runners(Keys, ByKey, Count) -> operation_runners<Keys, ByKey, Count>;
 
+// The key types a backend compiles for.
+template <class... Keys>
+struct key_types {};
+using all_key_types = key_types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t,
+                                std::int64_t, std::uint64_t, float, double>;
+
 // The unsigned payload types a backend moves values as, one per width it takes.
 template <class... Payloads>
 struct value_payloads {};
 using all_value_payloads = value_payloads<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
 
-// Runs the operation; returns the output size. o.value_bytes must be the size of one of
-// Payloads.
-template <class... Payloads, class Runners, class Extra>
-index_t run_operation(value_payloads<Payloads...>, const Runners& run, const operation_operands& o, Extra extra) {
-  return visit_dtype(o.key_type, [&](auto tag) -> index_t {
+// Runs the operation; returns the output size. o.key_type must be one of Keys, and
+// o.value_bytes the size of one of Payloads.
+template <class... Keys, class... Payloads, class Runners, class Extra>
+index_t run_operation(key_types<Keys...>, value_payloads<Payloads...>, const Runners& run,
+                      const operation_operands& o, Extra extra) {
+  const auto run_for = [&](auto tag) -> index_t {
     using Key = typename decltype(tag)::type;
     const key_order<Key> comp{};
     const Key* a = static_cast<const Key*>(o.a);
@@ -74,7 +83,10 @@ index_t run_operation(value_payloads<Payloads...>, const Runners& run, const ope
     index_t count = -1;
     ((o.value_bytes == sizeof(Payloads) ? void(count = by_key(type_tag<Payloads>{})) : void()), ...);
     return count;
-  });
+  };
+  index_t count = -1;
+  ((o.key_type == dtype_of<Keys>() ? void(count = run_for(type_tag<Keys>{})) : void()), ...);
+  return count;
 }
 
 }  // namespace corank::cli

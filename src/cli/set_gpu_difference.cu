@@ -1,4 +1,4 @@
-// corank set_difference on the GPU, for every key type (nothing of it is pre-compiled in the library).
+// corank set_difference on the GPU, for the device key types (nothing of it is pre-compiled in the library).
 
 #include "set_gpu_ops.hpp"
 
@@ -8,7 +8,7 @@ namespace corank::cli {
 
 index_t run_gpu_difference(const operation_operands& o, cudaStream_t stream) {
   const operation_runners runners{corank::set_difference, corank::set_difference_by_key, corank::set_difference_count};
-  return run_operation(gpu_value_payloads{}, runners, o, stream);
+  return run_operation(gpu_key_types{}, gpu_value_payloads{}, runners, o, stream);
 }
 
 }  // namespace corank::cli

@@ -1,5 +1,6 @@
-// corank merge on the GPU. Integer keys with corank::less and raw pointers link the
-// library's pre-compiled merges; float keys (nan_last_less) and value payloads compile here.
+// corank merge on the GPU. Integer keys (int32, int64 on the device) with corank::less and
+// raw pointers link the library's pre-compiled merges, keys only and with uint64 payloads;
+// float keys (nan_last_less) and uint32 payloads compile here.
 
 #include "set_gpu_ops.hpp"
 
@@ -13,7 +14,7 @@ index_t run_gpu_merge(const operation_operands& o, cudaStream_t stream) {
   };
   const operation_runners runners{[](auto... x) { return corank::merge(x...); },
                                   [](auto... x) { return corank::merge_by_key(x...); }, count};
-  return run_operation(gpu_value_payloads{}, runners, o, stream);
+  return run_operation(gpu_key_types{}, gpu_value_payloads{}, runners, o, stream);
 }
 
 }  // namespace corank::cli

@@ -1,6 +1,6 @@
 #pragma once
 // The set commands' GPU kernels, one operation per source file (set_gpu_merge.cu,
-// set_gpu_union.cu, ...), so that their many instantiations (10 key types x keys, two
+// set_gpu_union.cu, ...), so that their many instantiations (4 key types x keys, two
 // value payloads and count) compile in parallel. Each runs the corank:: convenience form
 // on device pointers and returns the output size.
 
@@ -8,7 +8,21 @@
 
 #include <cuda_runtime_api.h>
 
+#include <type_traits>
+
 namespace corank::cli {
+
+// Keys travel on the device as one of four types (set_gpu.cu maps them there and back),
+// so the kernels compile for 4 key types instead of 10:
+//   int8, int16, uint8, uint16   as int32, sign- or zero-extended
+//   uint32, uint64               as int32, int64 with the top bit flipped (0 -> the minimum)
+//   int32, int64, float, double  as they are
+// Both maps keep the keys' order and which keys are equal, so every result is the same.
+// Float keys keep their type: their order (NaNs last, -0.0 equal to 0.0) is no integer's.
+using gpu_key_types = key_types<std::int32_t, std::int64_t, float, double>;
+template <class Key>
+using device_key_t = std::conditional_t<std::is_floating_point_v<Key>, Key,
+                                        std::conditional_t<sizeof(Key) <= 4, std::int32_t, std::int64_t>>;
 
 // Values of 1 and 2 bytes are widened to 4 on the device (set_gpu.cu): the kernels compile
 // for two payloads per key type instead of four.
