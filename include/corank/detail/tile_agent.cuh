@@ -89,12 +89,17 @@ class tile_agent {
     t.window = int(end.a - begin.a) + int(end.b - begin.b);
     t.keys_at = staging_layout<key_type>(bulk_, begin, end);
     t.values_at = staging_layout<value_type>(bulk_, begin, end);
-    stage_window<threads, steps>(into.keys.data(), t.keys_at, bulk_, args_.keys_a, args_.size_a, args_.keys_b,
-                                 args_.size_b, begin, end, barrier);
-    if constexpr (with_values) {
-      stage_window<threads, steps>(into.values.data(), t.values_at, bulk_, args_.values_a, args_.size_a,
-                                   args_.values_b, args_.size_b, begin, end, barrier);
-    }
+    // Keys and values under one test of `bulk_`: the compiler then shares the two copy
+    // loops' predicates and addresses (1-3% on the _by_key forms).
+    auto stage_both = [&](bool bulk) {
+      stage_window<threads, steps>(into.keys.data(), t.keys_at, bulk, args_.keys_a, args_.size_a, args_.keys_b,
+                                   args_.size_b, begin, end, barrier);
+      if constexpr (with_values) {
+        stage_window<threads, steps>(into.values.data(), t.values_at, bulk, args_.values_a, args_.size_a,
+                                     args_.values_b, args_.size_b, begin, end, barrier);
+      }
+    };
+    if (bulk_) stage_both(true); else stage_both(false);
     if (bulk_ && threadIdx.x == 0) barrier.arrive();
     if constexpr (sees_run_starts_v<Op>) {
       stage_elements_before(into.keys.data(), t.keys_at, args_.keys_a, args_.keys_b, begin);
@@ -142,12 +147,19 @@ class tile_agent {
                                    t.begin.b > 0);
     }
     if constexpr (with_values) {
-      const step_mask<steps> gathered = known_size ? ~step_mask<steps>(0) : t.out.written;
+      const window_layout at = t.values_at;
+      auto value_of = [&](bool from_b, int index) { return staged.values[from_b ? at.b + index : at.a + index]; };
+      const auto& out = t.out;
+      const step_mask<steps> gathered = known_size ? ~step_mask<steps>(0) : out.written;
       CORANK_PRAGMA_UNROLL
       for (int v = 0; v < steps; ++v) {
         if (gathered >> v & 1) {
-          t.values[v] = step_value(t, staged, v);
-          if constexpr (Args::writes_b_values) t.b_values[v] = staged_value(t, staged, true, t.out.b_index[v]);
+          // One load for the value the step wrote (A's, where it combined both), and B's
+          // only where it combined: branch-free, where the op never combines.
+          const bool combined = out.combined >> v & 1;
+          t.values[v] = value_of(!combined && (out.from_b >> v & 1), out.index[v]);
+          if (combined) t.values[v] = combine_values(op_, t.values[v], value_of(true, out.b_index[v]));
+          if constexpr (Args::writes_b_values) t.b_values[v] = value_of(true, out.b_index[v]);
         }
       }
     }

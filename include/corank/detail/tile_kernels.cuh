@@ -89,7 +89,7 @@ struct persistent_kernel_storage {
   // by warps 0 and 1), read by all after a barrier.
   int next_tile;
   int missing;  // published_splits: bit 0, next_begin is still to be found; bit 1, next_end
-  split<index_t> next_begin, next_end;
+  alignas(16) split<index_t> next_begin, next_end;  // each read in one 16-byte load
 };
 
 // Tiles are handed out by `counter` (zeroed before the kernel reads it) in the order blocks
