@@ -89,8 +89,9 @@ class tile_agent {
     t.window = int(end.a - begin.a) + int(end.b - begin.b);
     t.keys_at = staging_layout<key_type>(bulk_, begin, end);
     t.values_at = staging_layout<value_type>(bulk_, begin, end);
-    // Keys and values under one test of `bulk_`: the compiler then shares the two copy
-    // loops' predicates and addresses (1-3% on the _by_key forms).
+    // Set operations stage keys and values under one test of `bulk_`: the compiler then
+    // shares the two copy loops' predicates and addresses (1-3% on the _by_key forms).
+    // Merges stage them one after the other: 8-byte pairs spilled with the shared loops.
     auto stage_both = [&](bool bulk) {
       stage_window<threads, steps>(into.keys.data(), t.keys_at, bulk, args_.keys_a, args_.size_a, args_.keys_b,
                                    args_.size_b, begin, end, barrier);
@@ -99,7 +100,13 @@ class tile_agent {
                                      args_.values_b, args_.size_b, begin, end, barrier);
       }
     };
-    if (bulk_) stage_both(true); else stage_both(false);
+    if constexpr (known_size) {
+      stage_both(bulk_);
+    } else if (bulk_) {
+      stage_both(true);
+    } else {
+      stage_both(false);
+    }
     if (bulk_ && threadIdx.x == 0) barrier.arrive();
     if constexpr (sees_run_starts_v<Op>) {
       stage_elements_before(into.keys.data(), t.keys_at, args_.keys_a, args_.keys_b, begin);
