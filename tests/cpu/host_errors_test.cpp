@@ -1,9 +1,11 @@
 // The CPU backend's checks: host::check_sorted / find_unsorted name the unsorted input and
-// index; bad arguments throw std::invalid_argument before anything is written.
+// index; bad arguments throw std::invalid_argument before anything is written; a comparator's
+// exception on a worker thread reaches the caller.
 
 #include <corank/error.hpp>
 #include <corank/host/check_sorted.hpp>
 #include <corank/host/merge.hpp>
+#include <corank/host/set_operations.hpp>
 
 #include "support/inputs.hpp"
 #include "support/keys.hpp"
@@ -165,6 +167,31 @@ TEST(HostArguments, NegativeSizeThrows) {
   EXPECT_THROW(corank::host::merge(a.data() + 3, a.data(), b.data(), b.data() + 2, out.data()),
                std::invalid_argument);
   EXPECT_TRUE(all_poison(out));
+}
+
+// A comparator that throws when it meets `poison`: on whichever thread walks past it.
+struct throwing_less {
+  int poison;
+  bool operator()(int x, int y) const {
+    if (x == poison || y == poison) throw std::runtime_error("comparator met the poison key");
+    return x < y;
+  }
+};
+
+TEST(HostThreads, AComparatorsExceptionOnAnyThreadReachesTheCaller) {
+  // 8 pieces of 2^15 outputs or more each; the poison key sits in one piece at a time.
+  const int n = 1 << 18;
+  std::vector<int> a(n), b(n);
+  for (int i = 0; i < n; ++i) a[i] = b[i] = 2 * i;
+  std::vector<int> out(2 * n);
+  for (int piece = 0; piece < 8; ++piece) {
+    SCOPED_TRACE(piece);
+    const throwing_less comp{a[std::size_t(piece) * n / 8 + 5]};
+    EXPECT_THROW(corank::host::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp, 8),
+                 std::runtime_error);
+    EXPECT_THROW(corank::host::set_union(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp, 8),
+                 std::runtime_error);
+  }
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include <corank/detail/temporary_pool.hpp>
 #include <corank/memory.hpp>
 #include <corank/merge.cuh>
+#include <corank/operation.cuh>
+#include <corank/ops/merge.hpp>
 #include <corank/strategy.hpp>
 #include <corank/tuning.hpp>
 
@@ -111,6 +113,48 @@ TEST_F(GpuTwoPhase, RunsWithQueriedTemp) {
     EXPECT_EQ(cudaSuccess, corank::device::merge(temp.data(), bytes, a.data(), index_t(ha.size()), b.data(),
                                                  index_t(hb.size()), out.first(), corank::less{}, nullptr, kind));
     CORANK_ASSERT_DEVICE_OK();
+    EXPECT_TRUE(out.check(expected));
+  }
+}
+
+// The op runners report an output size for every op: for the merge op (of known size), m + n,
+// from the convenience form's end, the two-phase count and the count-only runner.
+TEST_F(GpuTwoPhase, RunnersOfAKnownSizeOpReportItsSize) {
+  std::mt19937_64 rng = make_rng();
+  const std::vector<int> ha = sorted_ints(rng, 3 * int_tile + 7), hb = sorted_ints(rng, 2 * int_tile + 1);
+  const index_t m = index_t(ha.size()), n = index_t(hb.size());
+  const std::vector<int> expected = reference_merge(ha, hb, corank::less{});
+  const device_buffer<int> a(ha), b(hb);
+  guarded_output<int> out(expected.size());
+  device_buffer<index_t> count(1);
+  for (strategy kind : all_strategies) {
+    SCOPED_TRACE(corank::to_string(kind));
+    const corank::device::keys_operation<corank::ops::merge_op> keys;
+    std::size_t bytes = 0;
+    ASSERT_EQ(cudaSuccess, keys(nullptr, bytes, a.data(), m, b.data(), n, out.first(), count.data(), corank::less{},
+                                nullptr, kind));
+    const device_buffer<unsigned char> temp(bytes);
+    out.buffer.fill_poison();
+    count.fill_poison();
+    EXPECT_EQ(cudaSuccess, keys(temp.data(), bytes, a.data(), m, b.data(), n, out.first(), count.data(),
+                                corank::less{}, nullptr, kind));
+    CORANK_ASSERT_DEVICE_OK();
+    EXPECT_TRUE(out.check(expected));
+    EXPECT_EQ(m + n, count.to_host()[0]);
+
+    const corank::device::count_operation<corank::ops::merge_op> counts;
+    ASSERT_EQ(cudaSuccess, counts(nullptr, bytes, a.data(), m, b.data(), n, count.data(), corank::less{}, nullptr, kind));
+    const device_buffer<unsigned char> count_temp(bytes);
+    count.fill_poison();
+    EXPECT_EQ(cudaSuccess, counts(count_temp.data(), bytes, a.data(), m, b.data(), n, count.data(), corank::less{},
+                                  nullptr, kind));
+    CORANK_ASSERT_DEVICE_OK();
+    EXPECT_EQ(m + n, count.to_host()[0]);
+
+    out.buffer.fill_poison();
+    const corank::keys_operation<corank::ops::merge_op> convenience;
+    int* end = convenience(a.data(), a.data() + m, b.data(), b.data() + n, out.first(), corank::less{}, nullptr, kind);
+    EXPECT_EQ(m + n, end - out.first());
     EXPECT_TRUE(out.check(expected));
   }
 }

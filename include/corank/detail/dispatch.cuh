@@ -232,8 +232,27 @@ cudaError_t launch_streaming_merge(const Op& op, const Args& args, Compare comp,
   return cudaPeekAtLastError();
 }
 
-// The two-phase entry point behind every operation. The output size of an op of
-// data-dependent size goes to *count_out (device memory); ops of known size need none.
+// An op of known size (a merge) under `kind`: the seeds' reference kernels, or the tile
+// kernel after the split pass.
+template <class Policy, class Rule, class Op, class Args, class Compare>
+cudaError_t launch_merge(const Op& op, const Args& args, Compare comp, split<index_t>* splits, index_t tiles,
+                         cudaStream_t stream, strategy kind) {
+  switch (merge_strategy_for(kind, args.size_a, args.size_b, Args::with_values)) {
+    case strategy::naive: return launch_naive_merge<args_policy<tile_kind::naive_merge, Args>>(op, args, comp, stream);
+    case strategy::tiled:
+      return launch_streaming_merge<args_policy<tile_kind::streaming_merge, Args>, false>(op, args, comp, stream);
+    case strategy::circular:
+      return launch_streaming_merge<args_policy<tile_kind::streaming_merge, Args>, true>(op, args, comp, stream);
+    case strategy::partitioned:
+      return launch_tiles<Policy, Rule>(op, args, comp, splits, nullptr, tiles, nullptr, stream);
+    case strategy::automatic: break;  // resolved by merge_strategy_for
+  }
+  return cudaErrorInvalidValue;
+}
+
+// The two-phase entry point behind every operation. The output size goes to *count_out
+// (device memory): required for ops of data-dependent size, optional for ops of known size
+// (the merges pass none).
 template <class Op, class Args, class Compare>
 cudaError_t dispatch(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op, const Args& args,
                      index_t* count_out, Compare comp, cudaStream_t stream, strategy kind) {
@@ -262,18 +281,15 @@ cudaError_t dispatch(void* temp_storage, std::size_t& temp_storage_bytes, const 
   auto* prefix_words = reinterpret_cast<unsigned long long*>(static_cast<char*>(temp_storage) + layout.splits_bytes);
 
   if constexpr (known_size) {
-    if (total == 0) return cudaSuccess;
-    switch (merge_strategy_for(kind, args.size_a, args.size_b, Args::with_values)) {
-      case strategy::naive: return launch_naive_merge<args_policy<tile_kind::naive_merge, Args>>(op, args, comp, stream);
-      case strategy::tiled:
-        return launch_streaming_merge<args_policy<tile_kind::streaming_merge, Args>, false>(op, args, comp, stream);
-      case strategy::circular:
-        return launch_streaming_merge<args_policy<tile_kind::streaming_merge, Args>, true>(op, args, comp, stream);
-      case strategy::partitioned:
-        return launch_tiles<policy, rule>(op, args, comp, splits, prefix_words, layout.tiles, count_out, stream);
-      case strategy::automatic: break;  // resolved by merge_strategy_for
+    // The runners of operation.cuh report a size for every op; this one is m + n.
+    if (count_out != nullptr) {
+      write_count_kernel<<<1, 1, 0, stream>>>(count_out, total);
+      if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;
     }
-    return cudaErrorInvalidValue;
+    if constexpr (Args::writes_keys) {
+      if (total > 0) return launch_merge<policy, rule>(op, args, comp, splits, layout.tiles, stream, kind);
+    }
+    return cudaSuccess;
   } else if constexpr (!Args::writes_keys) {
     return launch_tiles<policy, rule>(op, args, comp, splits, prefix_words, layout.tiles, count_out, stream);
   } else {

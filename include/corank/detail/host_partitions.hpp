@@ -5,6 +5,7 @@
 #include <corank/config.hpp>
 
 #include <algorithm>
+#include <exception>
 #include <thread>
 #include <vector>
 
@@ -20,15 +21,32 @@ inline unsigned host_thread_count(index_t total, unsigned requested) {
 }
 
 // Calls work(piece, begin, end) for `pieces` equal output ranges covering [0, total),
-// piece 0 on the calling thread and the others on their own threads.
+// piece 0 on the calling thread and the others on their own threads. Every started thread is
+// joined before it returns or throws; the first exception of a piece (a comparator's, an
+// iterator's) or of starting a thread is rethrown then.
 template <class Work>
 void for_each_output_piece(index_t total, unsigned pieces, Work work) {
   auto bound = [&](unsigned p) { return total / pieces * p + std::min<index_t>(p, total % pieces); };
+  std::vector<std::exception_ptr> failures(pieces);
+  auto run = [&](unsigned p) {
+    try {
+      work(p, bound(p), bound(p + 1));
+    } catch (...) {
+      failures[p] = std::current_exception();
+    }
+  };
   std::vector<std::thread> workers;
-  workers.reserve(pieces - 1);
-  for (unsigned p = 1; p < pieces; ++p) workers.emplace_back([&, p] { work(p, bound(p), bound(p + 1)); });
-  work(0u, bound(0), bound(1));
+  try {
+    workers.reserve(pieces - 1);
+    for (unsigned p = 1; p < pieces; ++p) workers.emplace_back(run, p);
+  } catch (...) {
+    failures[0] = std::current_exception();
+  }
+  if (!failures[0]) run(0);
   for (std::thread& t : workers) t.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
 }
 
 }  // namespace corank::detail

@@ -1,6 +1,6 @@
 #pragma once
-// The two drivers of the tile agent (tile_agent.cuh), and the small kernel that zeroes the
-// persistent driver's state where no split pass runs.
+// The two drivers of the tile agent (tile_agent.cuh), and two small kernels: one zeroes the
+// persistent driver's state where no split pass runs, one writes an output size known up front.
 //  - tile_kernel: a block per tile, its boundaries from the split pass. Merges write tile t
 //    at t * T; count-only forms add their tiles' counts; other ops of data-dependent size
 //    find their tile's offset by decoupled look-back right after the walk.
@@ -208,6 +208,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     pending_count = t.count;
   }
 }
+
+// *count_out = count: the output size of an op of known size, for the runners that report one.
+template <int = 0>
+__global__ void write_count_kernel(index_t* count_out, index_t count) { *count_out = count; }
 
 // Zeroes words[0, count): the persistent kernel's state where no split pass runs to zero it
 // (a tile per block). As after the pass, the tile kernel is launched while this one runs and
