@@ -13,6 +13,7 @@
 
 namespace corank {
 
+// Where a split cuts the two inputs.
 template <class Index>
 struct split {
   Index a;  // elements of A before the split
@@ -75,7 +76,9 @@ CORANK_HOST_DEVICE Index run_end(const Sequence& x, Index low, Index high, const
 }  // namespace detail
 
 // The balanced-path split of diagonal k, from the merge path's split there (i of A's
-// elements, k - i of B's): O(log r) for a run of r equal keys that the split cuts.
+// elements, k - i of B's): i must be co_rank(k, a, m, b, n, comp). a + b is k or k - 1.
+// Preconditions as co_rank's. O(log r) comparisons for a run of r equal keys that the split
+// cuts; host and device; no errors of its own.
 CORANK_EXEC_CHECK_DISABLE
 template <class SequenceA, class SequenceB, class Index, class Compare>
 CORANK_HOST_DEVICE split<Index> balanced_split_from(Index i, Index k, const SequenceA& a, Index m, const SequenceB& b,
@@ -102,8 +105,9 @@ CORANK_HOST_DEVICE split<Index> balanced_split_from(Index i, Index k, const Sequ
   return {a_run + a_take, b_run + b_take};
 }
 
-// The balanced-path split of diagonal k (a + b is k or k - 1). O(log min(m, n)) for the
-// co-rank, plus O(log r) for a run of r equal keys that the split cuts.
+// The balanced-path split of diagonal k (a + b is k or k - 1). Preconditions as co_rank's.
+// O(log min(m, n)) comparisons for the co-rank, plus O(log r) for a run of r equal keys that
+// the split cuts.
 CORANK_EXEC_CHECK_DISABLE
 template <class SequenceA, class SequenceB, class Index, class Compare>
 CORANK_HOST_DEVICE split<Index> balanced_co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b,
@@ -111,7 +115,9 @@ CORANK_HOST_DEVICE split<Index> balanced_co_rank(Index k, const SequenceA& a, In
   return balanced_split_from(co_rank(k, a, m, b, n, comp), k, a, m, b, n, comp);
 }
 
-// The split of diagonal k on the path an op partitions by, from the merge path's co-rank i.
+// The split of diagonal k on the path an op partitions by, from the merge path's co-rank i
+// (i == co_rank(k, ...)): {i, k - i} on the merge path, balanced_split_from's on the balanced
+// path.
 CORANK_EXEC_CHECK_DISABLE
 template <partitioning Partition, class SequenceA, class SequenceB, class Index, class Compare>
 CORANK_HOST_DEVICE split<Index> path_split_from(Index i, Index k, const SequenceA& a, Index m, const SequenceB& b,
@@ -123,7 +129,8 @@ CORANK_HOST_DEVICE split<Index> path_split_from(Index i, Index k, const Sequence
   }
 }
 
-// The split of diagonal k on the path an op partitions by.
+// The split of diagonal k on the path an op partitions by: co_rank's split on the merge path,
+// balanced_co_rank's on the balanced path. Preconditions as co_rank's.
 CORANK_EXEC_CHECK_DISABLE
 template <partitioning Partition, class SequenceA, class SequenceB, class Index, class Compare>
 CORANK_HOST_DEVICE split<Index> path_split(Index k, const SequenceA& a, Index m, const SequenceB& b, Index n,

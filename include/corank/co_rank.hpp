@@ -8,7 +8,8 @@
 
 namespace corank {
 
-// The co-rank of diagonal k, known to lie in [low, high] (co_rank's bounds, or narrower).
+// The co-rank of diagonal k, known to lie in [low, high] (co_rank's bounds, or narrower;
+// low <= high). co_rank's preconditions; O(log(high - low)) comparisons; `comp` by reference.
 CORANK_EXEC_CHECK_DISABLE
 template <class SequenceA, class SequenceB, class Index, class Compare>
 CORANK_HOST_DEVICE Index co_rank_between(Index low, Index high, Index k, const SequenceA& a, const SequenceB& b,
@@ -26,8 +27,11 @@ CORANK_HOST_DEVICE Index co_rank_between(Index low, Index high, Index k, const S
   return low;
 }
 
-// `a` and `b` need only `operator[]`: raw pointers, random-access iterators and the
-// ring-buffer views of the tiled kernels all work. O(log min(k, m, n)) comparisons.
+// The co-rank of diagonal k: the i in [max(0, k - n), min(k, m)] such that the first k
+// outputs of the stable merge are A[0, i) and B[0, k - i). Preconditions (not checked): A and
+// B sorted by `comp`, a strict weak order; 0 <= k <= m + n. `a` and `b` need only
+// `operator[]`: raw pointers, random-access iterators and the ring-buffer views of the tiled
+// kernels all work. O(log min(k, m, n)) comparisons; host and device; no errors of its own.
 CORANK_EXEC_CHECK_DISABLE
 template <class SequenceA, class SequenceB, class Index, class Compare>
 CORANK_HOST_DEVICE Index co_rank(Index k, const SequenceA& a, Index m, const SequenceB& b, Index n,

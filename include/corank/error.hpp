@@ -1,6 +1,7 @@
 #pragma once
-// The exceptions thrown by corank's convenience forms. The two-phase `corank::device`
-// forms never throw; they return the cudaError_t that these carry.
+// The exceptions thrown by corank's GPU convenience forms and sortedness checks. The
+// two-phase `corank::device` forms never throw; they return the cudaError_t that these carry.
+// The CPU backend throws std::invalid_argument (unsorted_input from its check_sorted).
 
 #include <cuda_runtime_api.h>
 
@@ -11,7 +12,9 @@
 
 namespace corank {
 
-// A CUDA call failed, or an argument was rejected (code cudaErrorInvalidValue).
+// A CUDA call failed, or an argument was rejected (code() == cudaErrorInvalidValue). what() is
+// "<context>: <cudaGetErrorString> (<cudaGetErrorName>)", the context naming the call and, for a
+// rejected argument, the problem.
 class cuda_error : public std::runtime_error {
  public:
   cuda_error(cudaError_t code, const std::string& context);
@@ -21,8 +24,9 @@ class cuda_error : public std::runtime_error {
   cudaError_t code_;
 };
 
-// Device memory for the output or the temporary storage could not be allocated.
-// Derives from std::bad_alloc so that generic out-of-memory handlers catch it.
+// A CUDA call failed with cudaErrorMemoryAllocation (see CORANK_TRY): in corank's forms, the
+// temporary storage or the pinned host word that a result comes back through could not be
+// allocated. Derives from std::bad_alloc so that generic out-of-memory handlers catch it.
 class out_of_memory : public std::bad_alloc {
  public:
   explicit out_of_memory(std::string message) : message_(std::move(message)) {}
@@ -32,12 +36,13 @@ class out_of_memory : public std::bad_alloc {
   std::string message_;
 };
 
-// An input asked to be checked was not sorted by the comparator.
+// An input asked to be checked was not sorted by the comparator (check_sorted). what() is
+// "<context>: input A is not sorted: element i comes before element i - 1".
 class unsorted_input : public std::invalid_argument {
  public:
   unsorted_input(const std::string& context, char input, std::int64_t index);
   char input() const noexcept { return input_; }           // 'A' or 'B'
-  std::int64_t index() const noexcept { return index_; }  // first i with x[i] < x[i - 1]
+  std::int64_t index() const noexcept { return index_; }  // first i with comp(x[i], x[i - 1])
 
  private:
   char input_;
@@ -51,7 +56,9 @@ namespace detail {
 
 }  // namespace corank
 
-// Evaluates a cudaError_t expression and throws if it failed.
+// Evaluates a cudaError_t expression and, unless it is cudaSuccess, throws: out_of_memory for
+// cudaErrorMemoryAllocation (clearing the runtime's last error, which such failures leave
+// set), cuda_error for any other code; `context` (a const char*) leads the message.
 #define CORANK_TRY(call, context)                                        \
   do {                                                                   \
     const cudaError_t corank_status_ = (call);                           \

@@ -48,6 +48,7 @@ struct action {
   advance step;
 };
 
+// Actions are equal when they write the same and advance alike.
 CORANK_HOST_DEVICE constexpr bool operator==(action x, action y) {
   return x.write == y.write && x.step == y.step;
 }
@@ -85,6 +86,8 @@ struct has_combine<Op, Value,
                                                                           std::declval<const Value&>()))>>
     : std::true_type {};
 
+// The value an emit::combined step writes: op.combine(a, b) where the op has a combine for
+// values of ValueA, else A's value.
 CORANK_EXEC_CHECK_DISABLE
 template <class Op, class ValueA, class ValueB>
 CORANK_HOST_DEVICE auto combine_values(const Op& op, const ValueA& a, const ValueB& b) {

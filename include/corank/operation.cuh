@@ -5,14 +5,29 @@
 //   corank::by_key_operation<sparse_add_op>{}(a, a_end, b, b_end, a_vals, b_vals, out, out_vals);
 //
 // Each runner is a function object holding the op (so ops may carry state), in two forms:
-//   corank::          convenience: iterator ranges, allocates, throws corank::cuda_error /
-//                     corank::out_of_memory; returns the output end(s), so it waits for
-//                     the output size (synchronizes `stream`).
+//   corank::          convenience: iterator ranges, allocates, throws; returns the output
+//                     end(s), so it waits for the output size (synchronizes `stream`).
 //   corank::device::  two-phase, like CUB: temp_storage == nullptr queries the bytes; the
 //                     output size goes to *count_out in device memory; returns cudaError_t;
 //                     never allocates, never synchronizes; capturable in a CUDA graph.
 // Runners: keys_operation (keys), by_key_operation (keys and values), count_operation
 // (the output size only), paired_by_key_operation (values of A and of the matched B).
+//
+// Every runner, with A of m elements and B of n:
+// - Op models op.hpp's concept (a static_assert says what is missing). An op of known size
+//   (output_size_is_input_size, as the merge op) has m + n outputs, and reports that count.
+// - Result: the walk of A and B on the op's path (op.hpp); at most m + n outputs, since every
+//   step consumes an element. Outputs are in path order.
+// - Preconditions: A and B sorted by `comp`, a strict weak order (not checked; see
+//   check_sorted.cuh). Each output holds the result (m + n elements always do) and overlaps no
+//   input and no other output. Iterators, `comp` (and the op) as in merge.cuh: random-access,
+//   usable in device code, copied to the kernels. m, n >= 0 and m + n < 2^63; a pointer may be
+//   null where its size is 0 (an output where m + n == 0).
+// - Complexity: O(m + n) steps of the op, plus per tile boundary a co-rank search,
+//   O(log(m + n)) (balanced-path ops: plus O(log r) for a run of r equal keys that it cuts).
+//   Each input element is read once into a tile, each output written once; a tile finds its
+//   offset by decoupled look-back, count_operation's tiles add their counts atomically.
+// - `kind` picks the kernel (strategy.hpp); every strategy gives the same result.
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
@@ -28,6 +43,25 @@
 namespace corank {
 namespace device {
 
+// The two-phase protocol, every runner:
+// - temp_storage == nullptr: a query. Writes the bytes a run needs to temp_storage_bytes and
+//   launches nothing; pointers are not looked at.
+// - Otherwise a run: temp_storage is device memory of temp_storage_bytes bytes, aligned to 8
+//   bytes (cudaMalloc's is), of any contents, in use until the kernels end. count_out points
+//   to one index_t of device memory, written by the kernels (0 for empty inputs). The kernels
+//   are enqueued on `stream` and the call returns.
+// Errors, returned (never thrown): cudaErrorInvalidValue, with nothing launched or written,
+// for negative sizes or sizes whose sum (or tile count, as an int) does not fit, in the query
+// as in the run; in the run also for temp_storage_bytes below what the query returns for the
+// same arguments, a null count_out, and a null pointer with a nonzero size. Then the CUDA
+// calls' errors: cudaErrorInvalidConfiguration where the kernel does not fit the device (its
+// tile's shared memory), and the launches' as cudaPeekAtLastError reports them (so also an
+// error that earlier work left unread). Errors of the kernels' execution surface later on
+// `stream`.
+// Never synchronizes, never allocates; capturable in a CUDA graph, whose replays run on what
+// the same buffers then hold.
+
+// Writes the keys the op emits to keys_out[0, count) and count to *count_out.
 template <class Op>
 struct keys_operation {
   Op op{};
@@ -38,6 +72,8 @@ struct keys_operation {
                          strategy kind = default_strategy) const;
 };
 
+// As keys_operation, with values: values_out[i] is the value of the element written to
+// keys_out[i] (values_a's or values_b's; for emit::combined, combine_values of op.hpp).
 template <class Op>
 struct by_key_operation {
   Op op{};
@@ -49,6 +85,7 @@ struct by_key_operation {
                          cudaStream_t stream = nullptr, strategy kind = default_strategy) const;
 };
 
+// Writes only the output size, to *count_out.
 template <class Op>
 struct count_operation {
   Op op{};
@@ -58,6 +95,9 @@ struct count_operation {
                          cudaStream_t stream = nullptr, strategy kind = default_strategy) const;
 };
 
+// As by_key_operation, and b_values_out[i] is the value of the B copy that the key written to
+// keys_out[i] was matched with. For ops that write only on relation::equal steps (as
+// set_intersection does): on other steps the value written is not specified.
 template <class Op>
 struct paired_by_key_operation {
   Op op{};
@@ -72,6 +112,18 @@ struct paired_by_key_operation {
 
 }  // namespace device
 
+// The convenience runners: A is [a_first, a_last), B is [b_first, b_last). Each checks its
+// arguments, takes temporary storage from corank's pool (memory.hpp), runs the two-phase form
+// on `stream`, copies the output size into a pinned host word (one per host thread, allocated
+// on its first call) and synchronizes `stream`, so it returns once the outputs are written.
+// The synchronization rules out stream capture.
+// Errors, thrown, `name` saying who failed: corank::cuda_error with code cudaErrorInvalidValue
+// and a sentence naming the problem, before anything is allocated or launched, for a negative
+// size (last before first), sizes whose sum does not fit, or a null pointer with a nonzero
+// size; corank::out_of_memory (a std::bad_alloc) when the temporary storage or the pinned word
+// cannot be allocated; corank::cuda_error for any other CUDA error, the kernels' included.
+
+// Writes the keys the op emits to out; returns the end of the output.
 template <class Op>
 struct keys_operation {
   Op op{};
@@ -82,6 +134,8 @@ struct keys_operation {
                      strategy kind = default_strategy) const;
 };
 
+// As keys_operation, with values (a_values, b_values; see device::by_key_operation); returns the
+// ends of the key and value outputs.
 template <class Op>
 struct by_key_operation {
   Op op{};
@@ -95,6 +149,7 @@ struct by_key_operation {
                                            strategy kind = default_strategy) const;
 };
 
+// Returns the output size; writes nothing else.
 template <class Op>
 struct count_operation {
   Op op{};
@@ -104,6 +159,8 @@ struct count_operation {
                      cudaStream_t stream = nullptr, strategy kind = default_strategy) const;
 };
 
+// As by_key_operation, with B's values at b_values_out (see device::paired_by_key_operation);
+// returns the ends of the three outputs.
 template <class Op>
 struct paired_by_key_operation {
   Op op{};

@@ -31,7 +31,9 @@ inline constexpr strategy default_strategy = strategy::automatic;
 inline constexpr index_t automatic_naive_merge_max_keys = index_t(1) << 18;
 inline constexpr index_t automatic_naive_merge_max_pairs = index_t(1) << 17;
 
-// The strategy a merge of m + n elements (with values or not) runs under `kind`.
+// The strategy a merge of m + n elements (with values or not) runs under `kind`: `kind`
+// itself unless it is automatic; under automatic naive where m, n >= 0 and m + n is at most
+// the threshold above, else partitioned.
 constexpr strategy merge_strategy_for(strategy kind, index_t m, index_t n, bool with_values) {
   if (kind != strategy::automatic) return kind;
   const index_t most = with_values ? automatic_naive_merge_max_pairs : automatic_naive_merge_max_keys;
@@ -39,6 +41,7 @@ constexpr strategy merge_strategy_for(strategy kind, index_t m, index_t n, bool 
   return small ? strategy::naive : strategy::partitioned;
 }
 
+// The strategy's name ("automatic", "naive", ...); "unknown" for a value outside the enum.
 inline const char* to_string(strategy s) {
   switch (s) {
     case strategy::automatic: return "automatic";

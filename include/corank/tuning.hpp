@@ -22,8 +22,8 @@ enum class tile_kind : unsigned char {
 };
 
 // A block's threads, each thread's items, and the registers a thread may use (which sets the
-// blocks per SM the compiler is told of; 0: no cap). Items are odd, so that neighbouring
-// threads' pieces start in different shared-memory banks.
+// blocks per SM the compiler is told of; 0: no cap). The items come from sweeps, not from a
+// rule: odd counts (against bank conflicts) measured no change (docs/decisions.md).
 struct tile_shape {
   int threads;
   int items;
@@ -84,11 +84,14 @@ constexpr tile_shape sm100_tiles(tile_kind kind, int key_size, int value_size) {
 
 inline constexpr split_tuning sm90_splits{3072, 4096};
 
+// An architecture's shared-memory limits (architecture as 10 * major + minor): sm_80's below
+// 90, sm_90's from 90.
 constexpr architecture_limits architecture_limits_for(int architecture) {
   if (architecture < 90) return {163 * 1024, 164 * 1024, 1024};
   return {227 * 1024, 228 * 1024, 1024};
 }
 
+// An architecture's row: sm80_tiles below 90, sm90_tiles below 100, sm100_tiles from 100.
 constexpr tile_shape architecture_tiles(int architecture, tile_kind kind, int key_size, int value_size) {
   if (architecture < 90) return sm80_tiles(kind, key_size, value_size);
   if (architecture < 100) return sm90_tiles(kind, key_size, value_size);
@@ -132,6 +135,7 @@ constexpr tile_shape tuned_tile(tile_kind kind, int key_size, int value_size) {
   return shape;
 }
 
+// The split searches' constants: sm90_splits on every architecture, with the override applied.
 constexpr split_tuning tuned_splits() {
   split_tuning splits = sm90_splits;
   if (tune.warp_split_tiles > 0) splits.warp_split_tiles = tune.warp_split_tiles;

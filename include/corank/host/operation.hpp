@@ -2,8 +2,27 @@
 // Running any merge-path op on CPU threads: the CPU backend of operation.cuh, with the
 // same runners, ops and results. Each thread takes an equal piece of the op's path, found
 // by the same split search as the GPU; a first pass counts each piece's outputs, a second
-// writes them at their offsets. `threads` == 0 uses every hardware thread. Returns the
-// output end(s); bad arguments throw std::invalid_argument.
+// writes them at their offsets.
+//
+// Every runner, with A = [a_first, a_last) of m elements and B = [b_first, b_last) of n:
+// - Result: as operation.cuh's runners (any op, merge-like ones too); returns the output
+//   end(s), count_operation the output size. Plain C++: no CUDA, no GPU.
+// - Preconditions: A and B sorted by `comp`, a strict weak order (not checked; see
+//   host/check_sorted.hpp). Iterators random-access, outputs too (indexed and advanced);
+//   several threads read and write them at once, at distinct positions. Each output holds
+//   the result (m + n elements always do) and overlaps no input and no other output.
+//   m + n < 2^63; a raw pointer may be null where its size is 0.
+// - Threads: at most `threads` (0: std::thread::hardware_concurrency()) and at most one per
+//   2^15 elements of m + n; the calling thread walks the first piece, new std::threads the
+//   others, all joined before the call returns.
+// - Complexity: O(m + n) steps of the op; each piece starts and ends at a path split, a
+//   co-rank search of O(log(m + n)) (balanced-path ops: plus O(log r) for a run of r equal
+//   keys that it cuts). Two walks over the inputs, counting then writing; count_operation
+//   walks once.
+// - Errors: std::invalid_argument ("<name>: <problem>"), before anything is written, for a
+//   negative size (last before first), sizes whose sum does not fit in 64 bits, or a null raw
+//   pointer with a nonzero size. An exception of `comp`, the op or an iterator, on any
+//   thread, reaches the caller once every thread has stopped (the outputs partly written).
 
 #include <corank/balanced_path.hpp>
 #include <corank/comparators.hpp>
@@ -69,6 +88,7 @@ auto make_args(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, ValuesA
 
 }  // namespace detail
 
+// Writes the keys the op emits to out; returns the end of the output.
 template <class Op>
 struct keys_operation {
   Op op{};
@@ -82,6 +102,9 @@ struct keys_operation {
   }
 };
 
+// As keys_operation, with values: values_out[i] is the value of the element written to
+// keys_out[i] (a_values' or b_values'; for emit::combined, combine_values of op.hpp). Returns
+// the ends of the key and value outputs.
 template <class Op>
 struct by_key_operation {
   Op op{};
@@ -98,6 +121,7 @@ struct by_key_operation {
   }
 };
 
+// Returns the output size; writes nothing.
 template <class Op>
 struct count_operation {
   Op op{};
@@ -111,6 +135,10 @@ struct count_operation {
   }
 };
 
+// As by_key_operation, and b_values_out[i] is the value of the B copy that the key written to
+// keys_out[i] was matched with. For ops that write only on relation::equal steps (as
+// set_intersection does): on other steps the walk reads b_values at B's front, which may be
+// past B's end. Returns the ends of the three outputs.
 template <class Op>
 struct paired_by_key_operation {
   Op op{};
