@@ -31,6 +31,27 @@ TEST_P(CliTest, EveryOperationAndKeyTypeMatchesTheStandardLibraryAndCorankHost) 
   });
 }
 
+// Every integer type's extremes, around the zero and around the top bit: the GPU maps
+// unsigned 32- and 64-bit keys to signed ones with the top bit flipped, and narrower keys to
+// int32 (set_gpu_ops.hpp), so order and values must survive both ways.
+TEST_P(CliTest, IntegerExtremesKeepTheirOrderAndValues) {
+  for_each_key_type([&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_integral_v<T>) {
+      using limits = std::numeric_limits<T>;
+      using U = std::make_unsigned_t<T>;
+      const U top_bit = U(U(1) << (8 * sizeof(T) - 1));  // as T: the signed minimum, or 2^(bits - 1)
+      const T below = T(U(top_bit - 1)), at = T(top_bit), above = T(U(top_bit + 1));  // wrapping in U
+      std::vector<T> a = {limits::min(), T(limits::min() + 1), T(0), T(1), below, at, above, T(limits::max() - 1),
+                          limits::max(), limits::max()};
+      std::vector<T> b = {limits::min(), T(0), below, at, at, limits::max()};
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      check_all_operations(a, b, "extremes");
+    }
+  });
+}
+
 TEST_P(CliTest, FloatColumnsWithNaNsLast) {
   std::mt19937_64 rng = make_rng();
   check_all_operations(sorted_column<double>(rng, 1000, 30, 7), sorted_column<double>(rng, 900, 30, 3), "NaNs");
