@@ -1,4 +1,4 @@
-// The custom-op examples of ops/examples on the CPU backend: sparse-vector addition
+// The custom-op examples (examples/) on the CPU backend: sparse-vector addition
 // (by_key_operation<sparse_add_op>) against a std::map sum, the sparse dot product
 // (by_key_operation<sparse_dot_op> + std::accumulate) against a direct loop, and the
 // distinct union (keys_operation<distinct_union_op>, a run-aware op) against

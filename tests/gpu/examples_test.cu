@@ -1,4 +1,4 @@
-// The custom-op examples of ops/examples on the GPU, with every strategy: sparse-vector
+// The custom-op examples (examples/) on the GPU, with every strategy: sparse-vector
 // addition (by_key_operation<sparse_add_op>) against a std::map sum, the sparse dot
 // product (sparse_dot() from the header, and by_key_operation<sparse_dot_op> per strategy)
 // against a direct loop, and the distinct union (keys_operation<distinct_union_op>, a

@@ -3,7 +3,7 @@
 // (CUB's convention), before launching anything: less is cudaErrorInvalidValue and
 // nothing is written; exactly the queried bytes run. The forms: merge, merge_by_key, each
 // set operation's keys, _by_key and _count forms, set_intersection_by_key_paired, and a
-// custom op on the keys runner (ops/examples' distinct union, a run-aware op). Sizes: empty
+// custom op on the keys runner (examples/distinct_union.hpp, a run-aware op). Sizes: empty
 // and small ones (strategy::automatic runs a naive merge but queries partitioned's bytes),
 // around the tiles, the issue's 100,000 + 100,000 and one just past the naive threshold.
 //

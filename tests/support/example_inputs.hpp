@@ -1,5 +1,5 @@
 #pragma once
-// Inputs and references for the custom-op examples of ops/examples (sparse-vector
+// Inputs and references for the custom-op examples of examples/ (sparse-vector
 // addition, sparse dot product, distinct union). Plain C++.
 //
 // Values are small integers (in integer or double form), so every sum and product is
