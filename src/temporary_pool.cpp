@@ -37,7 +37,11 @@ cudaError_t pinned_result(index_t*& result) {
   thread_local pinned_word slot;
   if (slot.word == nullptr) {
     void* memory = nullptr;
-    if (const cudaError_t e = cudaMallocHost(&memory, sizeof(index_t)); e != cudaSuccess) return e;
+    // Mapped and portable: kernels on any device may store a result into it directly (with
+    // unified addressing, at the same address).
+    if (const cudaError_t e = cudaHostAlloc(&memory, sizeof(index_t), cudaHostAllocMapped | cudaHostAllocPortable);
+        e != cudaSuccess)
+      return e;
     slot.word = static_cast<index_t*>(memory);
   }
   result = slot.word;

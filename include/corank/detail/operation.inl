@@ -8,13 +8,15 @@
 namespace corank {
 namespace detail {
 
-// A convenience form of a data-dependent operation: checked, run on the two-phase path, and
-// its output size read back (which waits for the stream).
+// A convenience form of an operation: checked, run on the two-phase path, and its output
+// size read back (which waits for the stream). Forms that write store the size once (the
+// last tile's look-back), straight into the pinned host word; count-only forms add to it.
 template <class Op, class Args, class Compare>
 index_t run_counted(const char* context, const Op& op, const Args& args, Compare comp, cudaStream_t stream,
                     strategy kind) {
   throw_on_bad_arguments(args, context);
-  return run_two_phase_for_result(context, stream, [&](void* temp, std::size_t& bytes, index_t* count) {
+  constexpr result_word where = Args::writes_keys ? result_word::host : result_word::device;
+  return run_two_phase_for_result<where>(context, stream, [&](void* temp, std::size_t& bytes, index_t* count) {
     return dispatch(temp, bytes, op, args, count, comp, stream, kind);
   });
 }

@@ -4,10 +4,11 @@
 // The storage comes from a stream-ordered memory pool of corank's own, one per device, that
 // keeps its memory between calls: the device's default pool returns freed memory to the
 // driver at every synchronization (its release threshold is 0), and the next call then
-// paid ~100 us to map it again. The pool holds at most what the largest call needed (tile
-// boundaries and look-back words: kilobytes to a few MB). Results (output sizes, indices)
-// come back through a pinned host word per thread, which is cheaper to copy to than the
-// pageable stack. corank::release_temporary_memory (memory.hpp) empties the pool.
+// paid ~100 us to map it again. A call's storage is small (tile boundaries and look-back
+// words: kilobytes to a few MB). Results (output sizes, indices) come back through a pinned
+// host word per thread, mapped for the devices: cheaper to copy to than the pageable stack,
+// and the kernels that store a result once write it there themselves (two_phase.hpp).
+// corank::release_temporary_memory (memory.hpp) empties the pool.
 
 #include <corank/config.hpp>
 
@@ -27,7 +28,8 @@ inline cudaError_t allocate_temporary(void** memory, std::size_t bytes, cudaStre
   return cudaMallocFromPoolAsync(memory, bytes, pool, stream);
 }
 
-// This thread's pinned host word for a result read back from the device.
+// This thread's pinned host word for a result read back from the device, mapped (and usable
+// at the same address) in every device's kernels.
 cudaError_t pinned_result(index_t*& result);
 
 }  // namespace corank::detail

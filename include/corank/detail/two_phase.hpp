@@ -23,18 +23,27 @@ void throw_on_bad_arguments(const Args& args, const char* context) {
   }
 }
 
-// `call(temp, bytes, result)` is the two-phase call; `result` is null in the query, and a
-// device word after the temporary storage in the run where WithResult (else null).
-template <bool WithResult, class TwoPhaseCall>
+// Where a convenience form's result word is written: in device memory, then copied to this
+// thread's pinned host word (forms whose kernels add to it or clear it), or straight into the
+// pinned host word, which the kernels reach through its device mapping (forms whose kernels
+// store it once, as the look-back's last tile does): no copy to enqueue and wait for.
+enum class result_word { device, host };
+
+// `call(temp, bytes, result)` is the two-phase call; `result` is null in the query, and in
+// the run where WithResult a device word after the temporary storage or the host word.
+template <bool WithResult, result_word Where, class TwoPhaseCall>
 cudaError_t run_allocated(const char* context, cudaStream_t stream, TwoPhaseCall call, index_t* host_result) {
+  constexpr bool in_temp = WithResult && Where == result_word::device;
   std::size_t bytes = 0;
   CORANK_TRY(call(nullptr, bytes, nullptr), context);
   const std::size_t result_at = (bytes + alignof(index_t) - 1) / alignof(index_t) * alignof(index_t);
   void* temp = nullptr;
-  CORANK_TRY(allocate_temporary(&temp, WithResult ? result_at + sizeof(index_t) : bytes, stream), context);
-  index_t* result = WithResult ? reinterpret_cast<index_t*>(static_cast<char*>(temp) + result_at) : nullptr;
+  CORANK_TRY(allocate_temporary(&temp, in_temp ? result_at + sizeof(index_t) : bytes, stream), context);
+  index_t* result = nullptr;
+  if constexpr (in_temp) result = reinterpret_cast<index_t*>(static_cast<char*>(temp) + result_at);
+  if constexpr (WithResult && !in_temp) result = host_result;
   cudaError_t status = call(temp, bytes, result);
-  if (WithResult && status == cudaSuccess) {
+  if (in_temp && status == cudaSuccess) {
     status = cudaMemcpyAsync(host_result, result, sizeof(index_t), cudaMemcpyDeviceToHost, stream);
   }
   const cudaError_t freed = cudaFreeAsync(temp, stream);
@@ -44,14 +53,14 @@ cudaError_t run_allocated(const char* context, cudaStream_t stream, TwoPhaseCall
 
 template <class TwoPhaseCall>
 void run_two_phase(const char* context, cudaStream_t stream, TwoPhaseCall call) {
-  CORANK_TRY(run_allocated<false>(context, stream, call, nullptr), context);
+  CORANK_TRY((run_allocated<false, result_word::device>(context, stream, call, nullptr)), context);
 }
 
-template <class TwoPhaseCall>
+template <result_word Where = result_word::device, class TwoPhaseCall>
 index_t run_two_phase_for_result(const char* context, cudaStream_t stream, TwoPhaseCall call) {
   index_t* host_result = nullptr;
   CORANK_TRY(pinned_result(host_result), context);
-  CORANK_TRY(run_allocated<true>(context, stream, call, host_result), context);
+  CORANK_TRY((run_allocated<true, Where>(context, stream, call, host_result)), context);
   CORANK_TRY(cudaStreamSynchronize(stream), context);
   return *host_result;
 }
