@@ -1,10 +1,9 @@
 #pragma once
 // The measuring harness shared by corank's benchmarks (merge_bench.cu, set_ops_bench.cu):
-// CUDA error handling, device buffers, input-generation and L2-flush kernels, CUDA-event
-// timing (warm-up, flush before every run, median), the device's copy bandwidth, the run
-// header, option-parsing helpers, JSON strings and the convenience rows' comparison with
-// the two-phase form. The tables and JSON records themselves stay in each program, since
-// their columns differ.
+// CUDA error handling, device buffers, input-generation and L2-flush kernels, the shared
+// command-line options and main, CUDA-event timing (warm-up, flush before every run,
+// median), the device's copy bandwidth, a case's buffers and the checks of its outputs.
+// What a run prints and writes is in report.hpp.
 //
 // CUDA source (it defines kernels): include it from .cu files only, one per program.
 
@@ -13,7 +12,10 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/zip_iterator.h>
 #include <thrust/mismatch.h>
+#include <thrust/sort.h>
+#include <thrust/tuple.h>
 
 #include <fmt/format.h>
 
@@ -23,7 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
+#include <cstdlib>
 #include <exception>
 #include <iterator>
 #include <stdexcept>
@@ -58,6 +60,21 @@ inline void check(cudaError_t code, const char* what) {
   }
 }
 #define BENCH_CHECK(call) ::corank_bench::check((call), #call)
+
+// The check of a row whose measurement threw: call it in a catch block. Out of device
+// memory is "FAIL: out of memory: ...", any other std::exception "FAIL: ..." (and the
+// CUDA error, if any, is cleared); anything else is thrown on.
+inline std::string failed_check() {
+  try {
+    throw;
+  } catch (const device_memory_exhausted& e) {
+    return fmt::format("FAIL: out of memory: {}", e.what());
+  } catch (const std::exception& e) {
+    std::string check = fmt::format("FAIL: {}", e.what());
+    cudaGetLastError();
+    return check;
+  }
+}
 
 class device_buffer {
  public:
@@ -157,7 +174,7 @@ std::size_t sort_temp_bytes(index_t count) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Options: helpers
+// Options, and main
 
 class usage_error : public std::runtime_error {
  public:
@@ -258,14 +275,46 @@ struct common_options {
     for (int log = min_log; log <= max_log; log += log_step) all.push_back(log);
     return all;
   }
+
+  // Timed runs at 2^log elements per input: all of them up to 2^24, fewer above, where one
+  // run is long enough that its median is stable with fewer samples: runs/2 at
+  // 2^25..2^26, runs/4 at 2^27..2^28, never below min(runs, 10).
+  int runs_for(int log) const {
+    if (log <= 24) return runs;
+    const int shift = (log - 23) / 2;
+    return std::max(std::min(runs, 10), runs >> shift);
+  }
 };
 
-// Reads the command line: the shared flags here (sizes up to 2^max_log_limit), the
-// others through `own(flag, next)`, which returns false for a flag it does not know;
-// `next()` yields the flag's value (`--flag value` or `--flag=value`).
-template <class Own>
-void parse_command_line(int argc, char** argv, const char* usage, int max_log_limit, common_options& opt,
-                        Own own) {
+// The help of the shared flags, for each program's usage text: the sizes and types, then
+// --from-idle, then the last three.
+inline constexpr const char* sizes_and_types_help =
+    R"(  --min-log K       smallest size, 2^K elements per input        (default 16)
+  --max-log K       largest size, 2^K elements per input         (default 28)
+  --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
+  --logs LIST       comma-separated sizes K, 2^K elements per input, instead of the three
+                    above (e.g. 10,12,16,20,24)
+  --types LIST      comma-separated: i32, i64, i32:i32, i64:i64  (default i32,i64,i32:i32)
+                    (also: int32, int64, int32:int32 or pairs, int64:int64)
+)";
+inline constexpr const char* from_idle_help =
+    R"(  --from-idle       time every row from an idle stream, as the convenience row always is
+                    (the host waits for the L2 flush before each run): like for like
+                    with the convenience row, for its difference from the two-phase row
+)";
+inline constexpr const char* last_options_help =
+    R"(  --warmup N        untimed runs before timing                   (default 3)
+  --json FILE       also write every result to FILE (rewritten after each size)
+  -h, --help        this text
+)";
+
+// Reads the command line into an Options (derived from common_options): the shared flags
+// here (sizes up to 2^max_log_limit), the others through `own(opt, flag, next)`, which
+// returns false for a flag it does not know; `next()` yields the flag's value (`--flag
+// value` or `--flag=value`).
+template <class Options, class Own>
+Options parse_command_line(int argc, char** argv, const std::string& usage, int max_log_limit, Own own) {
+  Options opt;
   opt.command = command_line(argc, argv);
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
@@ -277,7 +326,7 @@ void parse_command_line(int argc, char** argv, const char* usage, int max_log_li
       has_value = true;
     }
     if (flag == "-h" || flag == "--help") {
-      std::fputs(usage, stdout);
+      std::fputs(usage.c_str(), stdout);
       std::exit(0);
     }
     auto next = [&]() -> std::string {
@@ -322,7 +371,7 @@ void parse_command_line(int argc, char** argv, const char* usage, int max_log_li
         }
       }
       if (opt.types.empty()) throw usage_error("--types: empty list");
-    } else if (!own(flag, next)) {
+    } else if (!own(opt, flag, next)) {
       throw usage_error(fmt::format("unknown option '{}'", flag));
     }
   }
@@ -332,22 +381,28 @@ void parse_command_line(int argc, char** argv, const char* usage, int max_log_li
     opt.max_log = opt.logs.back();
   }
   if (opt.min_log > opt.max_log) throw usage_error("--min-log is larger than --max-log");
+  return opt;
 }
 
-// The JSON settings both benchmarks add: the sizes run and how the rows were timed.
-inline std::string sizes_and_timing_json(const common_options& opt) {
-  std::string logs;
-  for (const int log : opt.size_logs()) logs += fmt::format("{}{}", logs.empty() ? "" : ", ", log);
-  return fmt::format("\"logs\": [{}], \"from_idle\": {}", logs, opt.from_idle ? "true" : "false");
-}
-
-// Timed runs for a size: all of them up to 2^24, fewer above, where one run is long
-// enough that its median is stable with fewer samples: runs/2 at 2^25..2^26, runs/4 at
-// 2^27..2^28, never below min(runs, 10).
-inline int runs_for_size(int runs, int log) {
-  if (log <= 24) return runs;
-  const int shift = (log - 23) / 2;
-  return std::max(std::min(runs, 10), runs >> shift);
+// A benchmark's main: the options (`parse`), then the run (`run`, which returns the exit
+// status). A usage error prints the usage and exits with 2; an exception, its message
+// and 1.
+template <class Options>
+int bench_main(int argc, char** argv, const char* program, const std::string& usage,
+               Options (*parse)(int, char**), int (*run)(const Options&)) {
+  Options opt;
+  try {
+    opt = parse(argc, argv);
+  } catch (const usage_error& e) {
+    fmt::print(stderr, "{}: {}\n\n{}", program, e.what(), usage);
+    return 2;
+  }
+  try {
+    return run(opt);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: {}\n", program, e.what());
+    return 1;
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -363,7 +418,6 @@ struct bench_context {
   device_buffer flush_data;
   device_buffer flush_sink;
   std::vector<cudaEvent_t> starts, stops;
-  double copy_peak_gbps = 0;
 
   bench_context() = default;
   bench_context(const bench_context&) = delete;
@@ -504,6 +558,18 @@ inline double measure_copy_peak(bench_context& ctx) {
 
 struct no_values {};
 
+// Calls `f(Key{}, Value{})` with the key and value types of `kind` (Value no_values for
+// keys only).
+template <class F>
+void with_case_types(case_kind kind, F&& f) {
+  switch (kind) {
+    case case_kind::keys_i32: f(std::int32_t{}, no_values{}); break;
+    case case_kind::keys_i64: f(std::int64_t{}, no_values{}); break;
+    case case_kind::pairs_i32_i32: f(std::int32_t{}, std::int32_t{}); break;
+    case case_kind::pairs_i64_i64: f(std::int64_t{}, std::int64_t{}); break;
+  }
+}
+
 // One buffer set. Input: [A keys | B keys | A values | B values]; output: [keys | values],
 // room for m + n elements. The copy row copies the input block onto the output block.
 template <class Key, class Value>
@@ -518,6 +584,7 @@ struct buffer_set {
 
   static std::size_t block_bytes(index_t m, index_t n) { return std::size_t(m + n) * element_bytes; }
 
+  buffer_set() = default;
   // The reference set has no input block of its own.
   buffer_set(index_t m_, index_t n_, bool with_input = true)
       : m(m_), n(n_), input(with_input ? block_bytes(m_, n_) : 0), output(block_bytes(m_, n_)) {}
@@ -529,6 +596,12 @@ struct buffer_set {
   Key* out_keys() const { return output.get<Key>(); }
   Value* out_values() const {
     return reinterpret_cast<Value*>(output.get<char>() + std::size_t(m + n) * sizeof(Key));
+  }
+
+  // Overwrites the output block with a pattern, so that a run that writes nothing fails
+  // its check.
+  void poison_output(cudaStream_t stream) const {
+    BENCH_CHECK(cudaMemsetAsync(output.get(), 0x5a, output.bytes(), stream));
   }
 };
 
@@ -562,116 +635,54 @@ void generate_inputs(bench_context& ctx, const buffer_set<Key, Value>& set, std:
   BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
 }
 
-// ---------------------------------------------------------------------------------------
-// Output: the run header, failures, JSON strings
+// A case's device memory: the buffer sets its runs rotate over, all with the same inputs,
+// and the reference implementation's output block.
+template <class Key, class Value>
+struct case_buffers {
+  using set_type = buffer_set<Key, Value>;
 
-inline std::string now_text() {
-  const std::time_t now = std::time(nullptr);
-  char text[64] = {};
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S %Z", std::localtime(&now));
-  return text;
-}
+  index_t m = 0;
+  index_t n = 0;
+  // Two sets while a run's working set (input + output) could stay in L2, else one.
+  int count = 1;
+  std::vector<set_type> sets;
+  set_type reference;  // output block only
 
-// The first lines of a run: title, device, CUDA and CCCL versions, date, command.
-inline void print_run_header(const std::string& title, const bench_context& ctx, const std::string& date,
-                             const std::string& command) {
-  int runtime_version = 0, driver_version = 0;
-  cudaRuntimeGetVersion(&runtime_version);
-  cudaDriverGetVersion(&driver_version);
-  fmt::print("{}\n", title);
-  fmt::print("device:  {}\n", ctx.device_description);
-  fmt::print("runtime: CUDA {}.{} (driver {}.{}), CCCL {}.{}.{}\n", runtime_version / 1000,
-             runtime_version % 1000 / 10, driver_version / 1000, driver_version % 1000 / 10, CCCL_MAJOR_VERSION,
-             CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
-  fmt::print("date:    {}\n", date);
-  fmt::print("command: {}\n", command);
-  std::fflush(stdout);
-}
+  case_buffers(const bench_context& ctx, index_t m_, index_t n_)
+      : m(m_), n(n_), count(2 * set_type::block_bytes(m_, n_) <= 2 * ctx.l2_bytes ? 2 : 1) {}
 
-inline void print_copy_peak(double gbps) {
-  fmt::print("copy bandwidth: {:.1f} GB/s (cudaMemcpyAsync of 1 GiB device to device, read + write counted)\n", gbps);
-}
+  // Why the case cannot run, or "" if it can. At its peak it holds its sets, the
+  // reference's block, the sort's temporary storage (generate_inputs), twice `temp_bytes`
+  // (its own temporary storage, and room for Thrust's) and 256 MiB to spare.
+  std::string shortfall(std::size_t temp_bytes) const {
+    const std::size_t block = set_type::block_bytes(m, n);
+    const std::size_t needed = std::size_t(count) * 2 * block + block + sort_temp_bytes<Key>(m) + 2 * temp_bytes +
+                               (std::size_t(256) << 20);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    BENCH_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (needed <= free_bytes) return "";
+    return fmt::format("needs about {:.1f} GiB of device memory, {:.1f} GiB free", needed / gib, free_bytes / gib);
+  }
 
-inline void print_failure(const std::string& what, const std::string& message) {
-  fmt::print("\n!!!!!!!! FAIL: {}: {}\n\n", what, message);
-  std::fflush(stdout);
-}
+  // Throws device_memory_exhausted when cudaMalloc fails for lack of memory.
+  void allocate() {
+    for (int s = 0; s < count; ++s) sets.emplace_back(m, n);
+    reference = set_type(m, n, false);
+  }
 
-inline std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", int(c));
-        } else {
-          out += c;
-        }
+  // Fresh inputs in set 0 (generate_inputs), copied into the other sets.
+  void generate_inputs(bench_context& ctx, std::uint64_t seed, std::uint64_t range) {
+    corank_bench::generate_inputs(ctx, sets[0], seed, range);
+    for (int s = 1; s < count; ++s) {
+      BENCH_CHECK(cudaMemcpyAsync(sets[s].input.get(), sets[0].input.get(), sets[0].input.bytes(),
+                                  cudaMemcpyDeviceToDevice, ctx.stream));
     }
+    BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
   }
-  return out + "\"";
-}
+};
 
 // ---------------------------------------------------------------------------------------
-// Convenience rows: the cost of allocating and synchronizing inside the call
-//
-// A row type (each program has its own) carries: impl, time, from_idle, and for a
-// convenience row two_phase_impl ("" otherwise), two_phase_ms and thrust_ms.
-
-// Fills a convenience row's comparisons from its case's rows measured before it (rows[first..]):
-// the two-phase row named `two_phase_impl` (the strategy the convenience call resolves to,
-// preallocated storage) and Thrust's, if they ran.
-template <class Row>
-void compare_with_two_phase(Row& row, const std::vector<Row>& rows, std::size_t first,
-                            const std::string& two_phase_impl) {
-  row.two_phase_impl = two_phase_impl;
-  for (std::size_t i = first; i < rows.size(); ++i) {
-    if (rows[i].impl == two_phase_impl) row.two_phase_ms = rows[i].time.median_ms;
-    if (rows[i].impl == "thrust") row.thrust_ms = rows[i].time.median_ms;
-  }
-}
-
-// Convenience minus two-phase, in us: issue #27 bounds this fixed cost in us, not as a ratio.
-template <class Row>
-bool has_overhead(const Row& r) {
-  return !r.two_phase_impl.empty() && r.time.median_ms > 0 && r.two_phase_ms > 0;
-}
-template <class Row>
-double overhead_us(const Row& r) {
-  return 1000.0 * (r.time.median_ms - r.two_phase_ms);
-}
-
-// The line under a convenience row: the difference, and Thrust's convenience call against it.
-template <class Row>
-void print_overhead(const Row& r, bool all_from_idle) {
-  if (!has_overhead(r)) return;
-  std::string line = fmt::format("  convenience - two-phase ({}): {:+.1f} us ({:.4f} - {:.4f} ms)", r.two_phase_impl,
-                                 overhead_us(r), r.time.median_ms, r.two_phase_ms);
-  if (r.thrust_ms > 0) line += fmt::format("; thrust / convenience {:.2f}x", r.thrust_ms / r.time.median_ms);
-  // Otherwise the others' pre-launch host time hid behind the flush (see measure).
-  if (!all_from_idle) line += "; the others not timed from idle (--from-idle)";
-  fmt::print("{}\n", line);
-  std::fflush(stdout);
-}
-
-// A row's JSON fields beside the common ones: how it was timed, and the comparisons.
-template <class Row>
-std::string convenience_json(const Row& r) {
-  std::string text = fmt::format(", \"from_idle\": {}", r.from_idle ? "true" : "false");
-  if (has_overhead(r)) {
-    text += fmt::format(", \"two_phase_impl\": {}, \"two_phase_ms\": {:.6f}, \"overhead_us\": {:.2f}",
-                        json_string(r.two_phase_impl), r.two_phase_ms, overhead_us(r));
-  }
-  if (r.thrust_ms > 0 && !r.two_phase_impl.empty()) text += fmt::format(", \"thrust_ms\": {:.6f}", r.thrust_ms);
-  return text;
-}
-
-// ---------------------------------------------------------------------------------------
-// Comparing device arrays
+// Checking outputs on the device
 
 template <class T>
 T read_element(const T* p) {
@@ -687,6 +698,49 @@ index_t first_difference(const T* got, const T* expected, index_t count, cudaStr
   const auto result = thrust::mismatch(thrust::cuda::par.on(stream), thrust::device_pointer_cast(got),
                                        thrust::device_pointer_cast(got + count), thrust::device_pointer_cast(expected));
   return index_t(result.first.get() - got);
+}
+
+// "OK", or where the first `count` elements of `set`'s output first differ from
+// `reference`'s: a key, else a value. `reference_name` names the reference implementation.
+template <class Key, class Value>
+std::string compare_outputs(const buffer_set<Key, Value>& set, const buffer_set<Key, Value>& reference,
+                            index_t count, const char* reference_name, cudaStream_t stream) {
+  const index_t key_at = first_difference<Key>(set.out_keys(), reference.out_keys(), count, stream);
+  if (key_at != count) {
+    return fmt::format("FAIL: key {} of {} is {}, {} has {}", key_at, count, read_element(set.out_keys() + key_at),
+                       reference_name, read_element(reference.out_keys() + key_at));
+  }
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    const index_t value_at = first_difference<Value>(set.out_values(), reference.out_values(), count, stream);
+    if (value_at != count) {
+      return fmt::format("FAIL: value {} of {} is {}, {} has {} (key {})", value_at, count,
+                         read_element(set.out_values() + value_at), reference_name,
+                         read_element(reference.out_values() + value_at), read_element(set.out_keys() + value_at));
+    }
+  }
+  return "OK";
+}
+
+// Whether the first `count` keys of `set`'s output are sorted.
+template <class Key, class Value>
+bool keys_sorted(const buffer_set<Key, Value>& set, index_t count, cudaStream_t stream) {
+  const auto keys = thrust::device_pointer_cast(set.out_keys());
+  return thrust::is_sorted(thrust::cuda::par.on(stream), keys, keys + count);
+}
+
+// Whether the first `count` elements of `set`'s output are sorted by (key, value), true
+// without values. The values being origins (origin_values_kernel): whether the copies of
+// each key are in input order, A's before B's.
+template <class Key, class Value>
+bool in_input_order(const buffer_set<Key, Value>& set, index_t count, cudaStream_t stream) {
+  if constexpr (buffer_set<Key, Value>::with_values) {
+    const auto keys = thrust::device_pointer_cast(set.out_keys());
+    const auto values = thrust::device_pointer_cast(set.out_values());
+    const auto first = thrust::make_zip_iterator(thrust::make_tuple(keys, values));
+    return thrust::is_sorted(thrust::cuda::par.on(stream), first, first + count);
+  } else {
+    return true;
+  }
 }
 
 }  // namespace corank_bench

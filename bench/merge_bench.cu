@@ -29,36 +29,28 @@
 //  - the CPU rows merge host copies of the same inputs into a preallocated host vector,
 //    timed by the steady clock around each call (threads started inside it included);
 //    their caches are not flushed. Their output is checked against CUB's as well.
-// The timing, flush, device and copy-bandwidth parts are in harness.hpp (shared with
-// set_ops_bench.cu).
+// The timing, flush, device and copy-bandwidth parts are in harness.hpp, the header,
+// tables, JSON file and summary in report.hpp (both shared with set_ops_bench.cu).
 
 #include "harness.hpp"
+#include "report.hpp"
 
 #include <corank/host/merge.hpp>
 #include <corank/merge.cuh>
 
 #include <cub/device/device_merge.cuh>
-#include <cub/device/device_radix_sort.cuh>
 #include <cuda/std/functional>
-#include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
-#include <thrust/sort.h>
-#include <thrust/iterator/zip_iterator.h>
 #include <thrust/merge.h>
-#include <thrust/mismatch.h>
 
 #include <fmt/format.h>
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <chrono>
-#include <cstdlib>
-#include <ctime>
-#include <exception>
-#include <fstream>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -125,7 +117,8 @@ struct options : common_options {
   std::vector<input_shape> shapes{input_shape::uniform};
 };
 
-constexpr const char* usage_text = R"(usage: corank_merge_bench [options]
+// The shared flags' help is in harness.hpp.
+const std::string usage_text = std::string(R"(usage: corank_merge_bench [options]
 
 Times a stable merge of two sorted inputs of 2^k elements each: corank (naive, tiled,
 circular and partitioned strategies, two-phase API; the convenience form corank::merge[_by_key]),
@@ -134,35 +127,21 @@ request also a sequential CPU merge and corank's CPU backend (corank::host, ever
 thread). Outputs are checked against CUB's.
 
 options:
-  --min-log K       smallest size, 2^K elements per input        (default 16)
-  --max-log K       largest size, 2^K elements per input         (default 28)
-  --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
-  --logs LIST       comma-separated sizes K, 2^K elements per input, instead of the three
-                    above (e.g. 10,12,16,20,24)
-  --types LIST      comma-separated: i32, i64, i32:i32, i64:i64  (default i32,i64,i32:i32)
-                    (also: int32, int64, int32:int32 or pairs, int64:int64)
-  --impls LIST      comma-separated: naive, tiled, circular, partitioned, convenience,
+)") + sizes_and_types_help + R"(  --impls LIST      comma-separated: naive, tiled, circular, partitioned, convenience,
                     thrust, sequential, cpu (copy and cub always run: they are the baselines;
                     convenience brings naive and partitioned, which it is compared with)
                     (default: every GPU implementation)
-  --from-idle       time every row from an idle stream, as the convenience row always is
-                    (the host waits for the L2 flush before each run): like for like
-                    with the convenience row, for its difference from the two-phase row
-  --shapes LIST     comma-separated: uniform (m = n, keys over the type's range),
+)" + from_idle_help + R"(  --shapes LIST     comma-separated: uniform (m = n, keys over the type's range),
                     duplicates (1024 distinct keys), skewed (n = m / 64)
                                                                  (default uniform)
   --runs N          timed runs per measurement; fewer above 2^24:
                     N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10);
                     CPU rows: at most 2^26 / (elements per input), at least 3
                                                                  (default 50)
-  --warmup N        untimed runs before timing                   (default 3)
-  --json FILE       also write every result to FILE (rewritten after each size)
-  -h, --help        this text
-)";
+)" + last_options_help;
 
 options parse_options(int argc, char** argv) {
-  options opt;
-  parse_command_line(argc, argv, usage_text, 32, opt, [&](const std::string& flag, auto next) {
+  return parse_command_line<options>(argc, argv, usage_text, 32, [](options& opt, const std::string& flag, auto next) {
     if (flag == "--shapes") {
       const std::vector<input_shape> chosen = named_items(next(), all_shapes, "--shapes", "shape");
       if (chosen.empty()) throw usage_error("--shapes: empty list");
@@ -179,11 +158,7 @@ options parse_options(int argc, char** argv) {
     opt.impls = in_order(chosen, all_impls);  // the table's fixed order
     return true;
   });
-  return opt;
 }
-
-// Timed runs for a size (harness.hpp): fewer above 2^24.
-int runs_for(const options& opt, int log) { return runs_for_size(opt.runs, log); }
 
 // Timed runs of a CPU row: a sequential merge of 2^30 + 2^30 takes seconds.
 int host_runs_for(const options& opt, int log) {
@@ -191,78 +166,7 @@ int host_runs_for(const options& opt, int log) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Results: the table and the JSON file
-
-struct result_row {
-  std::string type;
-  std::string shape;
-  int log = 0;
-  index_t elements_per_input = 0;  // m
-  index_t elements_b = 0;          // n
-  std::string impl;
-  timing time;
-  double gbps = 0;
-  double percent_of_copy = 0;
-  double ratio_to_cub = 0;  // CUB time / this time: above 1 is faster than CUB
-  std::string check;        // "OK", "-", or "FAIL: ..."
-  bool from_idle = false;   // timed from an idle stream (harness.hpp, measure)
-  // A convenience row's comparisons (harness.hpp, compare_with_two_phase).
-  std::string two_phase_impl;
-  double two_phase_ms = 0;
-  double thrust_ms = 0;
-};
-
-struct skipped_case {
-  std::string type;
-  std::string shape;
-  int log = 0;
-  std::string reason;
-};
-
-struct report {
-  std::string device;
-  std::string date;
-  std::string command;
-  double copy_peak_gbps = 0;
-  std::vector<result_row> rows;
-  std::vector<skipped_case> skipped;
-  int failures = 0;
-};
-
-void write_json(const std::string& path, const options& opt, const bench_context& ctx, const report& rep) {
-  if (path.empty()) return;
-  std::string text = "{\n";
-  text += fmt::format("  \"device\": {},\n  \"date\": {},\n  \"command\": {},\n", json_string(rep.device),
-                      json_string(rep.date), json_string(rep.command));
-  text += fmt::format(
-      "  \"settings\": {{\"min_log\": {}, \"max_log\": {}, \"log_step\": {}, \"runs\": {}, \"warmup\": {}, "
-      "\"l2_bytes\": {}, \"flush_bytes\": {}, \"bytes_formula\": \"(m + n) * (key [+ value] size) * 2\", {}}},\n",
-      opt.min_log, opt.max_log, opt.log_step, opt.runs, opt.warmup, ctx.l2_bytes, ctx.flush_data.bytes(),
-      sizes_and_timing_json(opt));
-  text += fmt::format("  \"copy_peak_gbps\": {:.2f},\n  \"results\": [", rep.copy_peak_gbps);
-  for (std::size_t i = 0; i < rep.rows.size(); ++i) {
-    const result_row& r = rep.rows[i];
-    text += fmt::format(
-        "{}\n    {{\"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, \"elements_per_input\": {}, "
-        "\"elements_b\": {}, \"impl\": {}, \"runs\": {}, \"median_ms\": {:.6f}, \"min_ms\": {:.6f}, "
-        "\"max_ms\": {:.6f}, \"gbps\": {:.3f}, \"percent_of_copy\": {:.3f}, \"ratio_to_cub\": {:.4f}, "
-        "\"check\": {}{}}}",
-        i == 0 ? "" : ",", json_string(r.type), json_string(r.shape), r.log, r.elements_per_input, r.elements_b,
-        json_string(r.impl), r.time.runs,
-        r.time.median_ms, r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_cub,
-        json_string(r.check), convenience_json(r));
-  }
-  text += "\n  ],\n  \"skipped\": [";
-  for (std::size_t i = 0; i < rep.skipped.size(); ++i) {
-    const skipped_case& s = rep.skipped[i];
-    text += fmt::format("{}\n    {{\"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, \"reason\": {}}}",
-                        i == 0 ? "" : ",", json_string(s.type), json_string(s.shape), s.log, json_string(s.reason));
-  }
-  text += fmt::format("\n  ],\n  \"failures\": {}\n}}\n", rep.failures);
-  std::ofstream file(path, std::ios::trunc);
-  file << text;
-  if (!file) fmt::print(stderr, "warning: could not write {}\n", path);
-}
+// Results: the table's columns and the JSON file's fields (the rest is report.hpp's)
 
 void print_table_header() {
   fmt::print("{:<8} {:<10} {:>4} {:>11}  {:<11} {:>4} {:>11} {:>9} {:>7} {:>7}  {}\n", "type", "shape", "log2",
@@ -273,9 +177,23 @@ void print_table_header() {
 void print_row(const result_row& r) {
   fmt::print("{:<8} {:<10} {:>4} {:>11}  {:<11} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>7.3f}  {}\n", r.type, r.shape,
              r.log, r.elements_per_input, r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy,
-             r.ratio_to_cub, r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
+             r.ratio_to_reference, r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
   std::fflush(stdout);
 }
+
+std::string row_json(const result_row& r) {
+  return fmt::format(
+      "\"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, \"elements_per_input\": {}, "
+      "\"elements_b\": {}, \"impl\": {}, \"runs\": {}, \"median_ms\": {:.6f}, \"min_ms\": {:.6f}, "
+      "\"max_ms\": {:.6f}, \"gbps\": {:.3f}, \"percent_of_copy\": {:.3f}, \"ratio_to_cub\": {:.4f}, "
+      "\"check\": {}",
+      json_string(r.type), json_string(r.shape), r.log, r.elements_per_input, r.elements_b, json_string(r.impl),
+      r.time.runs, r.time.median_ms, r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_reference,
+      json_string(r.check));
+}
+
+const report_format<result_row> table_format{print_table_header, print_row, row_json,
+                                          "\"bytes_formula\": \"(m + n) * (key [+ value] size) * 2\""};
 
 // ---------------------------------------------------------------------------------------
 // One case: a key type (with or without values) at one size
@@ -361,39 +279,14 @@ void enqueue(impl_kind kind, const buffer_set<Key, Value>& set, temp_storage<Key
   }
 }
 
-// "OK", or what differs from the reference.
-template <class Key, class Value>
-std::string compare_with_reference(const buffer_set<Key, Value>& set, const buffer_set<Key, Value>& reference,
-                                   cudaStream_t stream) {
-  const index_t total = set.m + set.n;
-  const index_t key_at = first_difference<Key>(set.out_keys(), reference.out_keys(), total, stream);
-  if (key_at != total) {
-    return fmt::format("FAIL: key {} of {} is {}, CUB has {}", key_at, total, read_element(set.out_keys() + key_at),
-                       read_element(reference.out_keys() + key_at));
-  }
-  if constexpr (buffer_set<Key, Value>::with_values) {
-    const index_t value_at = first_difference<Value>(set.out_values(), reference.out_values(), total, stream);
-    if (value_at != total) {
-      return fmt::format("FAIL: value {} of {} is {}, CUB has {} (key {})", value_at, total,
-                         read_element(set.out_values() + value_at), read_element(reference.out_values() + value_at),
-                         read_element(set.out_keys() + value_at));
-    }
-  }
-  return "OK";
-}
-
 // The reference must be sorted, and with origin values a stable merge is sorted by
 // (key, value) as well.
 template <class Key, class Value>
 std::string check_reference(const buffer_set<Key, Value>& reference, cudaStream_t stream) {
   const index_t total = reference.m + reference.n;
-  const auto keys = thrust::device_pointer_cast(reference.out_keys());
-  if (!thrust::is_sorted(thrust::cuda::par.on(stream), keys, keys + total)) return "FAIL: CUB's keys are not sorted";
-  if constexpr (buffer_set<Key, Value>::with_values) {
-    const auto values = thrust::device_pointer_cast(reference.out_values());
-    const auto first = thrust::make_zip_iterator(thrust::make_tuple(keys, values));
-    if (!thrust::is_sorted(thrust::cuda::par.on(stream), first, first + total))
-      return "FAIL: CUB's merge is not stable (equal keys out of input order)";
+  if (!keys_sorted(reference, total, stream)) return "FAIL: CUB's keys are not sorted";
+  if (!in_input_order(reference, total, stream)) {
+    return "FAIL: CUB's merge is not stable (equal keys out of input order)";
   }
   return "OK";
 }
@@ -491,24 +384,21 @@ timing measure_host(int warmup, int runs, Run&& run) {
 }
 
 template <class Key, class Value>
-void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shape shape, int log, report& rep) {
+void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shape shape, int log,
+              report<result_row>& rep) {
   using set_type = buffer_set<Key, Value>;
   const std::string type = to_string(kind);
   const index_t m = index_t(1) << log;
   const index_t n = shape == input_shape::skewed ? std::max<index_t>(1, m / 64) : m;
-  const std::size_t block = set_type::block_bytes(m, n);
-  const double bytes_moved = 2.0 * double(block);
-  const int runs = runs_for(opt, log);
-  // Rotate two buffer sets while a run's working set (input + output) could stay in L2.
-  const int sets = 2 * block <= 2 * ctx.l2_bytes ? 2 : 1;
+  const double bytes_moved = 2.0 * double(set_type::block_bytes(m, n));
+  const int runs = opt.runs_for(log);
+  case_buffers<Key, Value> buffers(ctx, m, n);
 
   auto skip = [&](const std::string& reason) {
-    fmt::print("{:<8} {:<10} {:>4} {:>11}  skipped: {}\n", type, to_string(shape), log, m, reason);
-    std::fflush(stdout);
-    rep.skipped.push_back({type, to_string(shape), log, reason});
+    rep.skip({type, to_string(shape), log, reason},
+             fmt::format("{:<8} {:<10} {:>4} {:>11}", type, to_string(shape), log, m));
   };
 
-  // Everything this case allocates at its peak, with room for Thrust's temporary storage.
   std::size_t cub_bytes = 0;
   if constexpr (set_type::with_values) {
     BENCH_CHECK(cub::DeviceMerge::MergePairs(nullptr, cub_bytes, static_cast<const Key*>(nullptr),
@@ -520,21 +410,12 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
                                             static_cast<const Key*>(nullptr), n, static_cast<Key*>(nullptr),
                                             ::cuda::std::less<>{}, ctx.stream));
   }
-  const std::size_t needed = std::size_t(sets) * 2 * block + block + sort_temp_bytes<Key>(m) + 2 * cub_bytes +
-                             (std::size_t(256) << 20);
-  std::size_t free_bytes = 0, total_bytes = 0;
-  BENCH_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (needed > free_bytes) {
-    skip(fmt::format("needs about {:.1f} GiB of device memory, {:.1f} GiB free", needed / gib, free_bytes / gib));
-    return;
-  }
+  // Room for CUB's temporary storage, and as much again for Thrust's.
+  if (const std::string shortfall = buffers.shortfall(cub_bytes); !shortfall.empty()) return skip(shortfall);
 
-  std::vector<set_type> buffers;
-  std::unique_ptr<set_type> reference;
   temp_storage<Key, Value> temp;
   try {
-    for (int s = 0; s < sets; ++s) buffers.emplace_back(m, n);
-    reference = std::make_unique<set_type>(m, n, false);
+    buffers.allocate();
     // At least one byte each: a null temporary pointer would turn a run into a size query.
     temp.cub_bytes = std::max<std::size_t>(cub_bytes, 1);
     temp.cub = device_buffer(temp.cub_bytes);
@@ -543,7 +424,7 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
          {corank::strategy::naive, corank::strategy::tiled, corank::strategy::circular,
           corank::strategy::partitioned}) {
       std::size_t bytes = 0;
-      const set_type& s0 = buffers[0];
+      const set_type& s0 = buffers.sets[0];
       if constexpr (set_type::with_values) {
         BENCH_CHECK(corank::device::merge_by_key(nullptr, bytes, static_cast<const Key*>(s0.a_keys()),
                                                  static_cast<const Value*>(s0.a_values()), m,
@@ -558,130 +439,83 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
       temp.corank_bytes = std::max(temp.corank_bytes, std::max<std::size_t>(bytes, 1));
     }
     temp.corank = device_buffer(temp.corank_bytes);
-    generate_inputs(ctx, buffers[0], 0x5eed0000ull + std::uint64_t(shape) * 4096 + std::uint64_t(kind) * 64 + std::uint64_t(log),
-                    shape == input_shape::duplicates ? 1024 : 0);
+    buffers.generate_inputs(
+        ctx, 0x5eed0000ull + std::uint64_t(shape) * 4096 + std::uint64_t(kind) * 64 + std::uint64_t(log),
+        shape == input_shape::duplicates ? 1024 : 0);
   } catch (const device_memory_exhausted& e) {
-    skip(e.what());
-    return;
+    return skip(e.what());
   }
-  for (int s = 1; s < sets; ++s) {
-    BENCH_CHECK(cudaMemcpyAsync(buffers[s].input.get(), buffers[0].input.get(), block, cudaMemcpyDeviceToDevice,
-                                ctx.stream));
-  }
+  const set_type& reference = buffers.reference;
   {
     // The reference: CUB's merge of set 0's inputs.
-    const Key* a = buffers[0].a_keys();
-    const Key* b = buffers[0].b_keys();
+    const set_type& s0 = buffers.sets[0];
+    const Key* a = s0.a_keys();
+    const Key* b = s0.b_keys();
     if constexpr (set_type::with_values) {
       BENCH_CHECK(cub::DeviceMerge::MergePairs(temp.cub.get(), temp.cub_bytes, a,
-                                               static_cast<const Value*>(buffers[0].a_values()), m, b,
-                                               static_cast<const Value*>(buffers[0].b_values()), n,
-                                               reference->out_keys(), reference->out_values(), ::cuda::std::less<>{},
-                                               ctx.stream));
+                                               static_cast<const Value*>(s0.a_values()), m, b,
+                                               static_cast<const Value*>(s0.b_values()), n, reference.out_keys(),
+                                               reference.out_values(), ::cuda::std::less<>{}, ctx.stream));
     } else {
-      BENCH_CHECK(cub::DeviceMerge::MergeKeys(temp.cub.get(), temp.cub_bytes, a, m, b, n, reference->out_keys(),
+      BENCH_CHECK(cub::DeviceMerge::MergeKeys(temp.cub.get(), temp.cub_bytes, a, m, b, n, reference.out_keys(),
                                               ::cuda::std::less<>{}, ctx.stream));
     }
     BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
   }
-  const std::string reference_check = check_reference(*reference, ctx.stream);
-  if (reference_check != "OK") {
-    ++rep.failures;
-    print_failure(fmt::format("{} {} 2^{}: cub", type, to_string(shape), log), reference_check);
-  }
+  const std::string reference_check = check_reference(reference, ctx.stream);
+  if (reference_check != "OK") rep.fail(fmt::format("{} {} 2^{}: cub", type, to_string(shape), log), reference_check);
 
-  // Measures one implementation: verify once (output poisoned first), then time.
+  // One GPU run of `impl` on set 0, its output poisoned first, checked against the
+  // reference; the copy row is not checked.
+  auto check_run = [&](impl_kind impl) -> std::string {
+    if (impl == impl_kind::copy) return "-";
+    buffers.sets[0].poison_output(ctx.stream);
+    enqueue(impl, buffers.sets[0], temp, ctx.stream);
+    BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+    if (impl == impl_kind::cub && reference_check != "OK") return reference_check;
+    return compare_outputs(buffers.sets[0], reference, m + n, "CUB", ctx.stream);
+  };
+
+  // Measures one implementation: verify once, then time.
   std::unique_ptr<host_set<Key, Value>> host;  // made for the first CPU row
   auto measure_impl = [&](impl_kind impl) {
-    result_row row;
-    row.type = type;
-    row.shape = to_string(shape);
-    row.log = log;
-    row.elements_per_input = m;
-    row.elements_b = n;
-    row.impl = to_string(impl);
-    auto run = [&](int s) { enqueue(impl, buffers[std::size_t(s)], temp, ctx.stream); };
+    result_row row(type, to_string(shape), log, m, n, to_string(impl));
+    auto run = [&](int s) { enqueue(impl, buffers.sets[std::size_t(s)], temp, ctx.stream); };
     try {
       if (runs_on_host(impl)) {
-        if (!host) host = std::make_unique<host_set<Key, Value>>(buffers[0], *reference);
+        if (!host) host = std::make_unique<host_set<Key, Value>>(buffers.sets[0], reference);
         std::fill(host->out.begin(), host->out.end(), Key(0x5a5a5a5a));
         host_merge(impl, *host);  // also the warm-up
         row.check = compare_with_reference(*host);
         row.time = measure_host(0, host_runs_for(opt, log), [&] { host_merge(impl, *host); });
       } else {
-        if (impl == impl_kind::copy) {
-          row.check = "-";
-        } else {
-          BENCH_CHECK(cudaMemsetAsync(buffers[0].output.get(), 0x5a, block, ctx.stream));
-          run(0);
-          BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
-          row.check = impl == impl_kind::cub && reference_check != "OK"
-                          ? reference_check
-                          : compare_with_reference(buffers[0], *reference, ctx.stream);
-        }
+        row.check = check_run(impl);
         row.from_idle = opt.from_idle || impl == impl_kind::convenience;
-        row.time = measure(ctx, sets, opt.warmup, runs, run, row.from_idle);
+        row.time = measure(ctx, buffers.count, opt.warmup, runs, run, row.from_idle);
       }
       row.gbps = bytes_moved / (row.time.median_ms * 1e6);
-    } catch (const device_memory_exhausted& e) {
-      row.check = fmt::format("FAIL: out of memory: {}", e.what());
     } catch (const corank::out_of_memory& e) {  // a std::bad_alloc, but of the device
       row.check = fmt::format("FAIL: out of memory: {}", e.what());
     } catch (const std::bad_alloc&) {
       row.check = "FAIL: out of host memory";
-    } catch (const std::exception& e) {
-      row.check = fmt::format("FAIL: {}", e.what());
-      cudaGetLastError();
+    } catch (...) {
+      row.check = failed_check();
     }
     // A bad reference was reported and counted above.
     if (row.check.rfind("FAIL", 0) == 0 && !(impl == impl_kind::cub && row.check == reference_check)) {
-      ++rep.failures;
-      print_failure(fmt::format("{} {} 2^{}: {}", type, to_string(shape), log, row.impl), row.check);
+      rep.fail(fmt::format("{} {} 2^{}: {}", type, to_string(shape), log, row.impl), row.check);
     }
     return row;
   };
 
-  const result_row copy_row = measure_impl(impl_kind::copy);
-  const result_row cub_row = measure_impl(impl_kind::cub);
-  const std::size_t first_row = rep.rows.size();  // this case's rows
-  auto finish = [&](result_row row) {
-    if (row.time.median_ms > 0) {
-      row.percent_of_copy = copy_row.time.median_ms > 0 ? 100.0 * copy_row.time.median_ms / row.time.median_ms : 0;
-      row.ratio_to_cub = cub_row.time.median_ms > 0 ? cub_row.time.median_ms / row.time.median_ms : 0;
-    }
-    if (row.impl == to_string(impl_kind::convenience)) {
-      const corank::strategy resolved =
-          corank::merge_strategy_for(corank::default_strategy, m, n, set_type::with_values);
-      compare_with_two_phase(row, rep.rows, first_row, corank::to_string(resolved));
-    }
-    print_row(row);
-    if (!row.two_phase_impl.empty()) print_overhead(row, opt.from_idle);
-    rep.rows.push_back(row);
-  };
-  finish(copy_row);
-  finish(cub_row);
-  for (impl_kind impl : opt.impls) {
-    if (impl == impl_kind::copy || impl == impl_kind::cub) continue;
-    finish(measure_impl(impl));
-  }
+  // The convenience form's row is compared with the strategy it resolves to.
+  const corank::strategy resolved = corank::merge_strategy_for(corank::default_strategy, m, n, set_type::with_values);
+  rep.add_case_rows(opt.impls, impl_kind::copy, impl_kind::cub, measure_impl, corank::to_string(resolved));
 }
 
-int run_bench(const options& opt) {
-  bench_context ctx;
-  if (!open_device(ctx, "corank_merge_bench")) return 1;
-
-  report rep;
-  rep.device = ctx.device_description;
-  rep.date = now_text();
-  rep.command = opt.command;
-
-  print_run_header("corank merge benchmark", ctx, rep.date, rep.command);
-  rep.copy_peak_gbps = measure_copy_peak(ctx);
-  print_copy_peak(rep.copy_peak_gbps);
+void print_method(const options& opt, const bench_context& ctx) {
   fmt::print(
-      "method:  median of --runs {} timed runs (fewer above 2^24, see 'runs'), after {} warm-up runs; CUDA events;\n"
-      "         L2 flushed before every run by reading {:.0f} MiB (untimed); inputs rotate over 2 buffer sets when\n"
-      "         input + output fit in 2x L2. GB/s = (m + n) x (key [+ value] bytes) x 2 / time. % copy = copy time\n"
+      "{} GB/s = (m + n) x (key [+ value] bytes) x 2 / time. % copy = copy time\n"
       "         / time, for a copy of the same bytes. vs CUB = CUB time / time (above 1: faster than CUB).\n"
       "         corank (two-phase API) and CUB use preallocated temporary storage; Thrust allocates its own and\n"
       "         synchronizes inside each call, which is in its time. Outputs checked against CUB once per size.\n"
@@ -693,55 +527,27 @@ int run_bench(const options& opt) {
       "         not flushed; cpu = corank::host on {} hardware threads.\n"
       "inputs:  uniform: m = n, keys over the type's whole range; duplicates: m = n, 1024 distinct keys (runs\n"
       "         of m / 1024 per key and input); skewed: n = m / 64. elems/input is m. Sorted on the device.\n\n",
-      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0),
-      opt.from_idle ? "--from-idle: every row timed so."
-                    : "Other rows: enqueued during the flush (--from-idle to time them so too).",
-      std::thread::hardware_concurrency());
+      timing_method(opt, ctx), from_idle_method(opt), std::thread::hardware_concurrency());
   std::fflush(stdout);
+}
 
+int run_bench(const options& opt) {
+  bench_context ctx;
+  report<result_row> rep(opt, ctx, table_format);
+  if (!rep.begin("corank_merge_bench", "corank merge benchmark")) return 1;
+  print_method(opt, ctx);
   for (input_shape shape : opt.shapes) {
     for (case_kind kind : opt.types) {
-      print_table_header();
-      for (const int log : opt.size_logs()) {
-        switch (kind) {
-          case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, shape, log, rep); break;
-          case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, shape, log, rep); break;
-          case case_kind::pairs_i32_i32: run_case<std::int32_t, std::int32_t>(ctx, opt, kind, shape, log, rep); break;
-          case case_kind::pairs_i64_i64: run_case<std::int64_t, std::int64_t>(ctx, opt, kind, shape, log, rep); break;
-        }
-        write_json(opt.json_path, opt, ctx, rep);
-      }
-      fmt::print("\n");
+      rep.run_table(kind, [&](auto key, auto value, int log) {
+        run_case<decltype(key), decltype(value)>(ctx, opt, kind, shape, log, rep);
+      });
     }
   }
-
-  ctx.release();
-
-  if (!rep.skipped.empty()) {
-    fmt::print("skipped for lack of device memory: {} case(s), listed above\n", rep.skipped.size());
-  }
-  if (rep.failures > 0) {
-    fmt::print("!!!!!!!! {} FAILURE(S): see the FAIL lines above\n", rep.failures);
-    return 1;
-  }
-  fmt::print("all outputs matched CUB\n");
-  return 0;
+  return rep.end("CUB");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  options opt;
-  try {
-    opt = parse_options(argc, argv);
-  } catch (const usage_error& e) {
-    fmt::print(stderr, "corank_merge_bench: {}\n\n{}", e.what(), usage_text);
-    return 2;
-  }
-  try {
-    return run_bench(opt);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "corank_merge_bench: {}\n", e.what());
-    return 1;
-  }
+  return bench_main(argc, argv, "corank_merge_bench", usage_text, parse_options, run_bench);
 }

@@ -10,8 +10,8 @@
 // after the fact) strategy::tiled, ::circular and ::partitioned all run the same staged
 // one-tile-per-block kernel; naive runs that kernel reading global memory in place.
 //
-// How it measures (DESIGN.md section 8; the harness is harness.hpp, shared with
-// merge_bench.cu):
+// How it measures (DESIGN.md section 8; the harness is harness.hpp, the report
+// report.hpp, both shared with merge_bench.cu):
 //  - bytes = (m + n + out) * (key [+ value] size): the inputs read once, the output (out
 //    elements) written once. `out` is the operation's output size, read back once per case
 //    outside the timing (Thrust's, which corank's device-side count must equal). The copy
@@ -45,35 +45,25 @@
 //    the partitioned row's (strategy::automatic runs partitioned's kernel), in us.
 
 #include "harness.hpp"
+#include "report.hpp"
 
 #include <corank/set_operations.cuh>
 
-#include <cub/device/device_radix_sort.cuh>
-#include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
-#include <thrust/iterator/zip_iterator.h>
 #include <thrust/pair.h>
 #include <thrust/set_operations.h>
-#include <thrust/sort.h>
-#include <thrust/tuple.h>
 
 #include <fmt/format.h>
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <iterator>
-#include <memory>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -146,7 +136,8 @@ struct options : common_options {
   std::vector<impl_kind> impls{std::begin(all_impls), std::end(all_impls)};
 };
 
-constexpr const char* usage_text = R"(usage: corank_set_ops_bench [options]
+// The shared flags' help is in harness.hpp.
+const std::string usage_text = std::string(R"(usage: corank_set_ops_bench [options]
 
 Times multiset union, intersection, difference and symmetric difference of two sorted
 inputs, 2^k elements in A (and in B but for the skewed shape): corank (two-phase
@@ -156,14 +147,7 @@ thrust::set_*[_by_key] and a device-to-device copy of the same bytes. Outputs ar
 against Thrust's.
 
 options:
-  --min-log K       smallest size, 2^K elements per input        (default 16)
-  --max-log K       largest size, 2^K elements per input         (default 28)
-  --log-step S      sizes 2^min-log, 2^(min-log + S), ...        (default 2)
-  --logs LIST       comma-separated sizes K, 2^K elements per input, instead of the three
-                    above (e.g. 10,12,16,20,24)
-  --types LIST      comma-separated: i32, i64, i32:i32, i64:i64  (default i32,i64,i32:i32)
-                    (also: int32, int64, int32:int32 or pairs, int64:int64)
-  --ops LIST        comma-separated: union, intersection, difference, symdiff
+)") + sizes_and_types_help + R"(  --ops LIST        comma-separated: union, intersection, difference, symdiff
                     (also: symmetric_difference, set_union, ...) (default all four)
   --shapes LIST     comma-separated: heavy (m = n, keys uniform over [0, n/2):
                     many duplicates and matches), few (m = n, uniform 30-bit keys:
@@ -172,20 +156,13 @@ options:
   --impls LIST      comma-separated: naive, partitioned, convenience
                     (copy and thrust always run: they are the baselines; convenience
                     brings partitioned, which it is compared with) (default all)
-  --from-idle       time every row from an idle stream, as the convenience row always is
-                    (the host waits for the L2 flush before each run): like for like
-                    with the convenience row, for its difference from the two-phase row
-  --runs N          timed runs per measurement; fewer above 2^24:
+)" + from_idle_help + R"(  --runs N          timed runs per measurement; fewer above 2^24:
                     N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10)
                                                                  (default 30)
-  --warmup N        untimed runs before timing                   (default 3)
-  --json FILE       also write every result to FILE (rewritten after each size)
-  -h, --help        this text
-)";
+)" + last_options_help;
 
 options parse_options(int argc, char** argv) {
-  options opt;
-  parse_command_line(argc, argv, usage_text, 30, opt, [&](const std::string& flag, auto next) {
+  return parse_command_line<options>(argc, argv, usage_text, 30, [](options& opt, const std::string& flag, auto next) {
     if (flag == "--ops") {
       std::vector<set_op> chosen;
       for (const std::string& name : split_commas(next())) {
@@ -223,88 +200,18 @@ options parse_options(int argc, char** argv) {
     }
     return true;
   });
-  return opt;
 }
-
-int runs_for(const options& opt, int log) { return runs_for_size(opt.runs, log); }
 
 // ---------------------------------------------------------------------------------------
-// Results: the table and the JSON file
+// Results: the table's columns and the JSON file's fields (the rest is report.hpp's)
 
-struct result_row {
+// A row of the table (report.hpp), of one operation.
+struct set_op_row : result_row {
+  using result_row::result_row;
   std::string op;
-  std::string type;
-  std::string shape;
-  int log = 0;
-  index_t elements_per_input = 0;  // m, A's size
-  index_t elements_b = 0;          // n
   index_t output_elements = 0;
   double bytes = 0;
-  std::string impl;
-  timing time;
-  double gbps = 0;
-  double percent_of_copy = 0;
-  double ratio_to_thrust = 0;  // Thrust time / this time: above 1 is faster than Thrust
-  std::string check;           // "OK", "-", or "FAIL: ..."
-  bool from_idle = false;      // timed from an idle stream (harness.hpp, measure)
-  // A convenience row's comparisons (harness.hpp, compare_with_two_phase).
-  std::string two_phase_impl;
-  double two_phase_ms = 0;
-  double thrust_ms = 0;
 };
-
-struct skipped_case {
-  std::string type;
-  std::string shape;
-  int log = 0;
-  std::string reason;
-};
-
-struct report {
-  std::string device;
-  std::string date;
-  std::string command;
-  double copy_peak_gbps = 0;
-  std::vector<result_row> rows;
-  std::vector<skipped_case> skipped;
-  int failures = 0;
-};
-
-void write_json(const std::string& path, const options& opt, const bench_context& ctx, const report& rep) {
-  if (path.empty()) return;
-  std::string text = "{\n";
-  text += fmt::format("  \"device\": {},\n  \"date\": {},\n  \"command\": {},\n", json_string(rep.device),
-                      json_string(rep.date), json_string(rep.command));
-  text += fmt::format(
-      "  \"settings\": {{\"min_log\": {}, \"max_log\": {}, \"log_step\": {}, \"runs\": {}, \"warmup\": {}, "
-      "\"l2_bytes\": {}, \"flush_bytes\": {}, \"bytes_formula\": \"(m + n + output) * (key [+ value] size)\", "
-      "\"reference\": \"thrust\", {}}},\n",
-      opt.min_log, opt.max_log, opt.log_step, opt.runs, opt.warmup, ctx.l2_bytes, ctx.flush_data.bytes(),
-      sizes_and_timing_json(opt));
-  text += fmt::format("  \"copy_peak_gbps\": {:.2f},\n  \"results\": [", rep.copy_peak_gbps);
-  for (std::size_t i = 0; i < rep.rows.size(); ++i) {
-    const result_row& r = rep.rows[i];
-    text += fmt::format(
-        "{}\n    {{\"op\": {}, \"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, "
-        "\"elements_per_input\": {}, \"elements_b\": {}, \"output_elements\": {}, \"bytes\": {:.0f}, \"impl\": {}, \"runs\": {}, "
-        "\"median_ms\": {:.6f}, \"min_ms\": {:.6f}, \"max_ms\": {:.6f}, \"gbps\": {:.3f}, "
-        "\"percent_of_copy\": {:.3f}, \"ratio_to_thrust\": {:.4f}, \"check\": {}{}}}",
-        i == 0 ? "" : ",", json_string(r.op), json_string(r.type), json_string(r.shape), r.log,
-        r.elements_per_input, r.elements_b, r.output_elements, r.bytes, json_string(r.impl), r.time.runs, r.time.median_ms,
-        r.time.min_ms, r.time.max_ms, r.gbps, r.percent_of_copy, r.ratio_to_thrust, json_string(r.check),
-        convenience_json(r));
-  }
-  text += "\n  ],\n  \"skipped\": [";
-  for (std::size_t i = 0; i < rep.skipped.size(); ++i) {
-    const skipped_case& s = rep.skipped[i];
-    text += fmt::format("{}\n    {{\"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, \"reason\": {}}}",
-                        i == 0 ? "" : ",", json_string(s.type), json_string(s.shape), s.log, json_string(s.reason));
-  }
-  text += fmt::format("\n  ],\n  \"failures\": {}\n}}\n", rep.failures);
-  std::ofstream file(path, std::ios::trunc);
-  file << text;
-  if (!file) fmt::print(stderr, "warning: could not write {}\n", path);
-}
 
 constexpr const char* row_format = "{:<12} {:<8} {:<7} {:>4} {:>11} {:>11}  {:<11} {:>4} {:>11.4f} {:>9.1f} {:>7.1f} {:>9.3f}  {}\n";
 
@@ -315,12 +222,27 @@ void print_table_header() {
   std::fflush(stdout);
 }
 
-void print_row(const result_row& r) {
+void print_row(const set_op_row& r) {
   fmt::print(fmt::runtime(row_format), r.op, r.type, r.shape, r.log, r.elements_per_input, r.output_elements,
-             r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy, r.ratio_to_thrust,
+             r.impl, r.time.runs, r.time.median_ms, r.gbps, r.percent_of_copy, r.ratio_to_reference,
              r.check.rfind("FAIL", 0) == 0 ? "FAIL (see above)" : r.check);
   std::fflush(stdout);
 }
+
+std::string row_json(const set_op_row& r) {
+  return fmt::format(
+      "\"op\": {}, \"type\": {}, \"shape\": {}, \"log2_elements_per_input\": {}, "
+      "\"elements_per_input\": {}, \"elements_b\": {}, \"output_elements\": {}, \"bytes\": {:.0f}, \"impl\": {}, \"runs\": {}, "
+      "\"median_ms\": {:.6f}, \"min_ms\": {:.6f}, \"max_ms\": {:.6f}, \"gbps\": {:.3f}, "
+      "\"percent_of_copy\": {:.3f}, \"ratio_to_thrust\": {:.4f}, \"check\": {}",
+      json_string(r.op), json_string(r.type), json_string(r.shape), r.log, r.elements_per_input, r.elements_b,
+      r.output_elements, r.bytes, json_string(r.impl), r.time.runs, r.time.median_ms, r.time.min_ms, r.time.max_ms,
+      r.gbps, r.percent_of_copy, r.ratio_to_reference, json_string(r.check));
+}
+
+const report_format<set_op_row> table_format{
+    print_table_header, print_row, row_json,
+    "\"bytes_formula\": \"(m + n + output) * (key [+ value] size)\", \"reference\": \"thrust\""};
 
 // ---------------------------------------------------------------------------------------
 // One case: a key type (with or without values), an input shape and a size; the four
@@ -495,13 +417,9 @@ template <class Key, class Value>
 std::string check_reference(set_op op, const buffer_set<Key, Value>& reference, index_t count, cudaStream_t stream) {
   const std::string bounds = check_size_bounds(op, count, reference.m, reference.n);
   if (bounds != "OK") return bounds;
-  const auto keys = thrust::device_pointer_cast(reference.out_keys());
-  if (!thrust::is_sorted(thrust::cuda::par.on(stream), keys, keys + count)) return "FAIL: Thrust's keys are not sorted";
-  if constexpr (buffer_set<Key, Value>::with_values) {
-    const auto values = thrust::device_pointer_cast(reference.out_values());
-    const auto first = thrust::make_zip_iterator(thrust::make_tuple(keys, values));
-    if (!thrust::is_sorted(thrust::cuda::par.on(stream), first, first + count))
-      return "FAIL: Thrust's output is not in (key, origin) order (copies of a key out of input order)";
+  if (!keys_sorted(reference, count, stream)) return "FAIL: Thrust's keys are not sorted";
+  if (!in_input_order(reference, count, stream)) {
+    return "FAIL: Thrust's output is not in (key, origin) order (copies of a key out of input order)";
   }
   return "OK";
 }
@@ -514,20 +432,7 @@ std::string compare_with_reference(const buffer_set<Key, Value>& set, index_t co
   if (count != reference_count) {
     return fmt::format("FAIL: output size {}, Thrust's is {}", count, reference_count);
   }
-  const index_t key_at = first_difference<Key>(set.out_keys(), reference.out_keys(), count, stream);
-  if (key_at != count) {
-    return fmt::format("FAIL: key {} of {} is {}, Thrust has {}", key_at, count, read_element(set.out_keys() + key_at),
-                       read_element(reference.out_keys() + key_at));
-  }
-  if constexpr (buffer_set<Key, Value>::with_values) {
-    const index_t value_at = first_difference<Value>(set.out_values(), reference.out_values(), count, stream);
-    if (value_at != count) {
-      return fmt::format("FAIL: value {} of {} is {}, Thrust has {} (key {})", value_at, count,
-                         read_element(set.out_values() + value_at), read_element(reference.out_values() + value_at),
-                         read_element(set.out_keys() + value_at));
-    }
-  }
-  return "OK";
+  return compare_outputs(set, reference, count, "Thrust", stream);
 }
 
 // The keys' range: heavy, [0, n/2) for n elements per input; few, 30 bits; skewed, [0, m).
@@ -541,22 +446,19 @@ std::uint64_t key_range(input_shape shape, index_t m, index_t n) {
 }
 
 template <class Key, class Value>
-void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shape input, int log, report& rep) {
+void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shape input, int log,
+              report<set_op_row>& rep) {
   using set_type = buffer_set<Key, Value>;
   constexpr bool pairs = set_type::with_values;
   const std::string type = to_string(kind);
   const std::string shape = to_string(input);
   const index_t m = index_t(1) << log;
   const index_t n = input == input_shape::skewed ? std::max<index_t>(1, m / 64) : m;
-  const std::size_t block = set_type::block_bytes(m, n);
-  const int runs = runs_for(opt, log);
-  // Rotate two buffer sets while a run's working set (input + output) could stay in L2.
-  const int sets = 2 * block <= 2 * ctx.l2_bytes ? 2 : 1;
+  const int runs = opt.runs_for(log);
+  case_buffers<Key, Value> buffers(ctx, m, n);
 
   auto skip = [&](const std::string& reason) {
-    fmt::print("{:<12} {:<8} {:<7} {:>4} {:>11}  skipped: {}\n", "-", type, shape, log, m, reason);
-    std::fflush(stdout);
-    rep.skipped.push_back({type, shape, log, reason});
+    rep.skip({type, shape, log, reason}, fmt::format("{:<12} {:<8} {:<7} {:>4} {:>11}", "-", type, shape, log, m));
   };
 
   // corank's temporary storage, the largest over the operations and both strategies; the
@@ -575,39 +477,22 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
       }
     }
   }
+  // Thrust's temporary storage (its partitions and tile states) is of the order of corank's.
+  if (const std::string shortfall = buffers.shortfall(corank_bytes); !shortfall.empty()) return skip(shortfall);
 
-  // Everything this case allocates at its peak, with room for Thrust's temporary storage
-  // (its partitions and tile states: of the order of corank's) and the sort's.
-  const std::size_t needed = std::size_t(sets) * 2 * block + block + sort_temp_bytes<Key>(m) + 2 * corank_bytes +
-                             (std::size_t(256) << 20);
-  std::size_t free_bytes = 0, total_bytes = 0;
-  BENCH_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (needed > free_bytes) {
-    skip(fmt::format("needs about {:.1f} GiB of device memory, {:.1f} GiB free", needed / gib, free_bytes / gib));
-    return;
-  }
-
-  std::vector<set_type> buffers;
-  std::unique_ptr<set_type> reference;
   temp_storage temp;
   try {
-    for (int s = 0; s < sets; ++s) buffers.emplace_back(m, n);
-    reference = std::make_unique<set_type>(m, n, false);
+    buffers.allocate();
     temp.corank_bytes = corank_bytes;
     temp.corank = device_buffer(corank_bytes);
     temp.count = device_buffer(sizeof(index_t));
-    generate_inputs(ctx, buffers[0],
-                    0x5e70000000ull + std::uint64_t(kind) * 4096 + std::uint64_t(input) * 64 + std::uint64_t(log),
-                    key_range(input, m, n));
+    buffers.generate_inputs(
+        ctx, 0x5e70000000ull + std::uint64_t(kind) * 4096 + std::uint64_t(input) * 64 + std::uint64_t(log),
+        key_range(input, m, n));
   } catch (const device_memory_exhausted& e) {
-    skip(e.what());
-    return;
+    return skip(e.what());
   }
-  for (int s = 1; s < sets; ++s) {
-    BENCH_CHECK(cudaMemcpyAsync(buffers[s].input.get(), buffers[0].input.get(), block, cudaMemcpyDeviceToDevice,
-                                ctx.stream));
-  }
-  BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+  const set_type& reference = buffers.reference;
 
   // Thrust's output sizes, per operation, for the consistency check at the end.
   index_t sizes[4] = {-1, -1, -1, -1};
@@ -620,16 +505,15 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
     index_t reference_count = -1;
     std::string reference_check;
     try {
-      reference_count = thrust_call(op, buffers[0], *reference, ctx.stream);
+      reference_count = thrust_call(op, buffers.sets[0], reference, ctx.stream);
       BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
-      reference_check = check_reference(op, *reference, reference_count, ctx.stream);
+      reference_check = check_reference(op, reference, reference_count, ctx.stream);
     } catch (const std::exception& e) {
       reference_check = fmt::format("FAIL: the Thrust reference failed: {}", e.what());
       cudaGetLastError();
     }
     if (reference_check != "OK") {
-      ++rep.failures;
-      print_failure(fmt::format("{}: thrust", where), reference_check);
+      rep.fail(fmt::format("{}: thrust", where), reference_check);
       if (reference_count < 0) continue;  // nothing to compare with, nor a byte count
     }
     sizes[int(op)] = reference_count;
@@ -637,71 +521,43 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
     const double bytes_moved = double(m + n + reference_count) * double(set_type::element_bytes);
     const std::size_t copy_bytes = std::size_t(m + n + reference_count) * set_type::element_bytes / 2;
 
-    // Measures one implementation: verify once (output and count poisoned first), then time.
+    // One run of `impl` on set 0, its output and count poisoned first, checked against the
+    // reference; the copy row is not checked.
+    auto check_run = [&](impl_kind impl) -> std::string {
+      if (impl == impl_kind::copy) return "-";
+      buffers.sets[0].poison_output(ctx.stream);
+      BENCH_CHECK(cudaMemsetAsync(temp.count.get(), 0xff, sizeof(index_t), ctx.stream));  // -1
+      index_t count = enqueue(impl, op, buffers.sets[0], temp, copy_bytes, ctx.stream);
+      BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+      if (impl == impl_kind::naive || impl == impl_kind::partitioned) count = read_element(temp.d_count());
+      if (impl == impl_kind::thrust && reference_check != "OK") return reference_check;
+      return compare_with_reference(buffers.sets[0], count, reference, reference_count, ctx.stream);
+    };
+
+    // Measures one implementation: verify once, then time.
     auto measure_impl = [&](impl_kind impl) {
-      result_row row;
+      set_op_row row(type, shape, log, m, n, to_string(impl));
       row.op = op_name;
-      row.type = type;
-      row.shape = shape;
-      row.log = log;
-      row.elements_per_input = m;
-      row.elements_b = n;
       row.output_elements = reference_count;
       row.bytes = bytes_moved;
-      row.impl = to_string(impl);
-      auto run = [&](int s) { enqueue(impl, op, buffers[std::size_t(s)], temp, copy_bytes, ctx.stream); };
+      auto run = [&](int s) { enqueue(impl, op, buffers.sets[std::size_t(s)], temp, copy_bytes, ctx.stream); };
       try {
-        if (impl == impl_kind::copy) {
-          row.check = "-";
-        } else {
-          BENCH_CHECK(cudaMemsetAsync(buffers[0].output.get(), 0x5a, block, ctx.stream));
-          BENCH_CHECK(cudaMemsetAsync(temp.count.get(), 0xff, sizeof(index_t), ctx.stream));  // -1
-          index_t count = enqueue(impl, op, buffers[0], temp, copy_bytes, ctx.stream);
-          BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
-          if (impl == impl_kind::naive || impl == impl_kind::partitioned) count = read_element(temp.d_count());
-          row.check = impl == impl_kind::thrust && reference_check != "OK"
-                          ? reference_check
-                          : compare_with_reference(buffers[0], count, *reference, reference_count, ctx.stream);
-        }
+        row.check = check_run(impl);
         row.from_idle = opt.from_idle || impl == impl_kind::convenience;
-        row.time = measure(ctx, sets, opt.warmup, runs, run, row.from_idle);
+        row.time = measure(ctx, buffers.count, opt.warmup, runs, run, row.from_idle);
         row.gbps = bytes_moved / (row.time.median_ms * 1e6);
-      } catch (const device_memory_exhausted& e) {
-        row.check = fmt::format("FAIL: out of memory: {}", e.what());
-      } catch (const std::exception& e) {
-        row.check = fmt::format("FAIL: {}", e.what());
-        cudaGetLastError();
+      } catch (...) {
+        row.check = failed_check();
       }
       // A bad reference was reported and counted above.
       if (row.check.rfind("FAIL", 0) == 0 && !(impl == impl_kind::thrust && row.check == reference_check)) {
-        ++rep.failures;
-        print_failure(fmt::format("{}: {}", where, row.impl), row.check);
+        rep.fail(fmt::format("{}: {}", where, row.impl), row.check);
       }
       return row;
     };
 
-    const result_row copy_row = measure_impl(impl_kind::copy);
-    const result_row thrust_row = measure_impl(impl_kind::thrust);
-    const std::size_t first_row = rep.rows.size();  // this operation's rows
-    auto finish = [&](result_row row) {
-      if (row.time.median_ms > 0) {
-        row.percent_of_copy = copy_row.time.median_ms > 0 ? 100.0 * copy_row.time.median_ms / row.time.median_ms : 0;
-        row.ratio_to_thrust = thrust_row.time.median_ms > 0 ? thrust_row.time.median_ms / row.time.median_ms : 0;
-      }
-      // strategy::automatic, the convenience form's, runs partitioned's kernel for set operations.
-      if (row.impl == to_string(impl_kind::convenience)) {
-        compare_with_two_phase(row, rep.rows, first_row, to_string(impl_kind::partitioned));
-      }
-      print_row(row);
-      if (!row.two_phase_impl.empty()) print_overhead(row, opt.from_idle);
-      rep.rows.push_back(row);
-    };
-    finish(copy_row);
-    finish(thrust_row);
-    for (impl_kind impl : opt.impls) {
-      if (impl == impl_kind::copy || impl == impl_kind::thrust) continue;
-      finish(measure_impl(impl));
-    }
+    // strategy::automatic, the convenience form's, runs partitioned's kernel for set operations.
+    rep.add_case_rows(opt.impls, impl_kind::copy, impl_kind::thrust, measure_impl, to_string(impl_kind::partitioned));
   }
 
   // The four sizes of one input pair must agree: with a key a times in A and b times in B,
@@ -711,30 +567,16 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
   const index_t d = sizes[int(set_op::set_difference)];
   const index_t x = sizes[int(set_op::set_symmetric_difference)];
   if (u >= 0 && i >= 0 && (u != m + n - i || (d >= 0 && d != m - i) || (x >= 0 && x != u - i))) {
-    ++rep.failures;
-    print_failure(fmt::format("{} {} 2^{}: thrust", type, shape, log),
-                  fmt::format("output sizes disagree: union {}, intersection {}, difference {}, symdiff {} "
-                              "(m = {}, n = {})",
-                              u, i, d, x, m, n));
+    rep.fail(fmt::format("{} {} 2^{}: thrust", type, shape, log),
+             fmt::format("output sizes disagree: union {}, intersection {}, difference {}, symdiff {} "
+                         "(m = {}, n = {})",
+                         u, i, d, x, m, n));
   }
 }
 
-int run_bench(const options& opt) {
-  bench_context ctx;
-  if (!open_device(ctx, "corank_set_ops_bench")) return 1;
-
-  report rep;
-  rep.device = ctx.device_description;
-  rep.date = now_text();
-  rep.command = opt.command;
-
-  print_run_header("corank set-operations benchmark", ctx, rep.date, rep.command);
-  rep.copy_peak_gbps = measure_copy_peak(ctx);
-  print_copy_peak(rep.copy_peak_gbps);
+void print_method(const options& opt, const bench_context& ctx) {
   fmt::print(
-      "method:  median of --runs {} timed runs (fewer above 2^24, see 'runs'), after {} warm-up runs; CUDA events;\n"
-      "         L2 flushed before every run by reading {:.0f} MiB (untimed); inputs rotate over 2 buffer sets when\n"
-      "         input + output fit in 2x L2. bytes = (m + n + out) x (key [+ value] bytes): the inputs read once,\n"
+      "{} bytes = (m + n + out) x (key [+ value] bytes): the inputs read once,\n"
       "         the output (out elems: the operation's output size) written once. GB/s = bytes / time. % copy =\n"
       "         copy time / time, for a device-to-device copy of bytes / 2 (the same bytes read + written).\n"
       "         vs Thrust = Thrust time / time (above 1: faster than Thrust).\n"
@@ -753,58 +595,27 @@ int run_bench(const options& opt) {
       "         keys occur in A (0.006% at 2^16, 1.6% at 2^24, 22% at 2^28); skewed: n = m / 64, both uniform over\n"
       "         [0, m), about 63% of B's keys in A. Values (i32:i32, i64:i64): the element's origin (A's i-th: i,\n"
       "         B's j-th: m + j), so the check also sees which copies of a repeated key were kept.\n\n",
-      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0),
-      opt.from_idle ? "--from-idle: every row timed so."
-                    : "Other rows: enqueued during the flush (--from-idle to time them so too).");
+      timing_method(opt, ctx), from_idle_method(opt));
   std::fflush(stdout);
+}
 
+int run_bench(const options& opt) {
+  bench_context ctx;
+  report<set_op_row> rep(opt, ctx, table_format);
+  if (!rep.begin("corank_set_ops_bench", "corank set-operations benchmark")) return 1;
+  print_method(opt, ctx);
   for (case_kind kind : opt.types) {
     for (input_shape shape : opt.shapes) {
-      print_table_header();
-      for (const int log : opt.size_logs()) {
-        switch (kind) {
-          case case_kind::keys_i32: run_case<std::int32_t, no_values>(ctx, opt, kind, shape, log, rep); break;
-          case case_kind::keys_i64: run_case<std::int64_t, no_values>(ctx, opt, kind, shape, log, rep); break;
-          case case_kind::pairs_i32_i32:
-            run_case<std::int32_t, std::int32_t>(ctx, opt, kind, shape, log, rep);
-            break;
-          case case_kind::pairs_i64_i64:
-            run_case<std::int64_t, std::int64_t>(ctx, opt, kind, shape, log, rep);
-            break;
-        }
-        write_json(opt.json_path, opt, ctx, rep);
-      }
-      fmt::print("\n");
+      rep.run_table(kind, [&](auto key, auto value, int log) {
+        run_case<decltype(key), decltype(value)>(ctx, opt, kind, shape, log, rep);
+      });
     }
   }
-
-  ctx.release();
-
-  if (!rep.skipped.empty()) {
-    fmt::print("skipped for lack of device memory: {} case(s), listed above\n", rep.skipped.size());
-  }
-  if (rep.failures > 0) {
-    fmt::print("!!!!!!!! {} FAILURE(S): see the FAIL lines above\n", rep.failures);
-    return 1;
-  }
-  fmt::print("all outputs matched Thrust\n");
-  return 0;
+  return rep.end("Thrust");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  options opt;
-  try {
-    opt = parse_options(argc, argv);
-  } catch (const usage_error& e) {
-    fmt::print(stderr, "corank_set_ops_bench: {}\n\n{}", e.what(), usage_text);
-    return 2;
-  }
-  try {
-    return run_bench(opt);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "corank_set_ops_bench: {}\n", e.what());
-    return 1;
-  }
+  return bench_main(argc, argv, "corank_set_ops_bench", usage_text, parse_options, run_bench);
 }
