@@ -3,14 +3,14 @@
 // partitioned) against thrust::set_* and a device-to-device copy of the same bytes, in one
 // process, for int32 keys, int64 keys and int32 keys with int32 values (the _by_key forms;
 // int64 keys with int64 values on request), at 2^16 .. 2^28 elements per input (2^1 .. 2^30
-// can be asked for) and three input shapes; corank's convenience forms (corank::set_*
+// can be asked for) and four input shapes; corank's convenience forms (corank::set_*
 // [_by_key]) beside the two-phase form they wrap. RESULTS.md has the command.
 //
 // Only naive and partitioned are measured: for set operations (output size known only
-// after the fact) strategy::tiled, ::circular and ::partitioned all run the same staged
-// one-tile-per-block kernel; naive runs that kernel reading global memory in place.
+// after the fact) strategy::tiled, ::circular and ::partitioned all run the persistent tile
+// kernel; naive runs a block per tile (docs/design.md, section 5).
 //
-// How it measures (DESIGN.md section 8; the harness is harness.hpp, the report
+// How it measures (the harness is harness.hpp, the report
 // report.hpp, both shared with merge_bench.cu):
 //  - bytes = (m + n + out) * (key [+ value] size): the inputs read once, the output (out
 //    elements) written once. `out` is the operation's output size, read back once per case
@@ -26,7 +26,8 @@
 //    matches); "few": n = m, uniform 30-bit keys, so few matches (a fraction of about
 //    1 - exp(-n / 2^30) of B's keys occur in A: 0.006% at 2^16, 1.6% at 2^24, 22% at 2^28);
 //    "skewed": n = m / 64, both uniform over [0, m), so about 63% of B's keys occur in A and
-//    most of the walk is through A alone.
+//    most of the walk is through A alone; "runs": n = m, 64 distinct keys, so runs of about
+//    m / 64 equal keys per input (longer than a tile from 2^18), matched run against run.
 //    Values are the element's origin (A's i-th: i, B's j-th: m + j), so comparing values
 //    also checks which copies of a repeated key were kept.
 //  - every implementation's output (size, keys, values) is checked once per case against
@@ -117,14 +118,15 @@ const char* corank_name(set_op op, bool by_key) {
 }
 
 // The inputs' shape (see the top of this file).
-enum class input_shape { heavy, few, skewed };
-constexpr input_shape all_shapes[] = {input_shape::heavy, input_shape::few, input_shape::skewed};
+enum class input_shape { heavy, few, skewed, runs };
+constexpr input_shape all_shapes[] = {input_shape::heavy, input_shape::few, input_shape::skewed, input_shape::runs};
 
 const char* to_string(input_shape shape) {
   switch (shape) {
     case input_shape::heavy: return "heavy";
     case input_shape::few: return "few";
     case input_shape::skewed: return "skewed";
+    case input_shape::runs: return "runs";
   }
   return "?";
 }
@@ -151,8 +153,9 @@ options:
                     (also: symmetric_difference, set_union, ...) (default all four)
   --shapes LIST     comma-separated: heavy (m = n, keys uniform over [0, n/2):
                     many duplicates and matches), few (m = n, uniform 30-bit keys:
-                    few matches), skewed (n = m / 64, keys uniform over [0, m))
-                    (--overlap is another name for it)  (default heavy,few,skewed)
+                    few matches), skewed (n = m / 64, keys uniform over [0, m)),
+                    runs (m = n, 64 distinct keys: runs of m / 64 equal keys)
+                    (--overlap is another name for it)  (default heavy,few,skewed,runs)
   --impls LIST      comma-separated: naive, partitioned, convenience
                     (copy and thrust always run: they are the baselines; convenience
                     brings partitioned, which it is compared with) (default all)
@@ -183,7 +186,7 @@ options parse_options(int argc, char** argv) {
       if (opt.ops.empty()) throw usage_error("--ops: empty list");
     } else if (flag == "--shapes" || flag == "--overlap") {
       const std::vector<input_shape> chosen = named_items(next(), all_shapes, flag.c_str(), "shape",
-                                                          " (heavy, few, skewed)");
+                                                          " (heavy, few, skewed, runs)");
       if (chosen.empty()) throw usage_error(flag + ": empty list");
       opt.shapes = in_order(chosen, all_shapes);
     } else if (flag == "--impls") {
@@ -435,12 +438,14 @@ std::string compare_with_reference(const buffer_set<Key, Value>& set, index_t co
   return compare_outputs(set, reference, count, "Thrust", stream);
 }
 
-// The keys' range: heavy, [0, n/2) for n elements per input; few, 30 bits; skewed, [0, m).
+// The keys' range: heavy, [0, n/2) for n elements per input; few, 30 bits; skewed, [0, m);
+// runs, 64 keys.
 std::uint64_t key_range(input_shape shape, index_t m, index_t n) {
   switch (shape) {
     case input_shape::heavy: return std::max<std::uint64_t>(1, std::uint64_t(n) / 2);
     case input_shape::few: return std::uint64_t(1) << 30;
     case input_shape::skewed: return std::max<std::uint64_t>(1, std::uint64_t(m));
+    case input_shape::runs: return 64;
   }
   return 0;
 }
@@ -593,7 +598,8 @@ void print_method(const options& opt, const bench_context& ctx) {
       "         sorted), different for A and B. heavy: n = m, uniform over [0, n/2), about 2 copies of each key per\n"
       "         input, most keys in both; few: n = m, uniform 30-bit, so a fraction of about 1 - exp(-n / 2^30) of B's\n"
       "         keys occur in A (0.006% at 2^16, 1.6% at 2^24, 22% at 2^28); skewed: n = m / 64, both uniform over\n"
-      "         [0, m), about 63% of B's keys in A. Values (i32:i32, i64:i64): the element's origin (A's i-th: i,\n"
+      "         [0, m), about 63% of B's keys in A; runs: n = m, 64 distinct keys, runs of about m / 64 equal keys\n"
+      "         per input. Values (i32:i32, i64:i64): the element's origin (A's i-th: i,\n"
       "         B's j-th: m + j), so the check also sees which copies of a repeated key were kept.\n\n",
       timing_method(opt, ctx), from_idle_method(opt));
   std::fflush(stdout);

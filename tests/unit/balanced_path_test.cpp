@@ -66,6 +66,26 @@ TEST(BalancedPath, EveryDiagonalMatchesTheBruteForcePath) {
   }
 }
 
+// Runs of hundreds to thousands of equal keys, of different lengths in A and B: the run
+// searches gallop and bisect far from the split, all four together.
+TEST(BalancedPath, LongRunsMatchTheBruteForcePath) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < 40; ++trial) {
+    const int m = int(rng() % 3000), n = int(rng() % 3000), range = 1 + int(rng() % 4);
+    std::vector<int> a(m), b(n);
+    for (int& x : a) x = int(rng() % range);
+    for (int& x : b) x = int(rng() % range);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    const auto expected = brute_force_splits(a, b);
+    for (index_t k = 0; k <= m + n; ++k) {
+      const auto s = corank::balanced_co_rank(k, a, index_t(m), b, index_t(n), corank::less{});
+      ASSERT_EQ(s.a, expected[k].a) << "trial " << trial << " k " << k << " m " << m << " n " << n;
+      ASSERT_EQ(s.b, expected[k].b) << "trial " << trial << " k " << k << " m " << m << " n " << n;
+    }
+  }
+}
+
 TEST(BalancedPath, RunSearchesAgreeWithTheStandardBounds) {
   auto rng = corank::test::make_rng();
   corank::less less;
