@@ -13,10 +13,10 @@
 #include <thrust/device_vector.h>
 
 #include <cstdio>
-#include <exception>
 #include <set>
 #include <vector>
 
+#include "example_check.hpp"  // check_gpu_and_cpu
 #include "distinct_union.hpp"  // distinct_union_op
 
 void print(const char* name, const std::vector<int>& v) {
@@ -55,21 +55,7 @@ std::vector<int> distinct_union_on_gpu(const std::vector<int>& a, const std::vec
   return result;
 }
 
-// Prints "<where>: as the reference" or "<where>: MISMATCH"; returns same.
-bool report(const char* where, bool same) {
-  std::printf("%s: %s\n", where, same ? "as the reference" : "MISMATCH");
-  return same;
-}
-
-// Why the GPU part cannot run, or nullptr when it can.
-const char* no_gpu_reason() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess) return cudaGetErrorString(status);
-  return devices == 0 ? "no device" : nullptr;
-}
-
-int main() try {
+int main() {
   // Who visited on each of two days, sorted, once per visit: who visited on either day?
   const std::vector<int> monday{3, 3, 7, 7, 7, 12, 20};
   const std::vector<int> tuesday{1, 3, 12, 12, 15, 20, 20};
@@ -78,18 +64,6 @@ int main() try {
   print("tuesday", tuesday);
   print("either day", expected);
 
-  bool ok = true;
-  if (const char* reason = no_gpu_reason()) {
-    std::printf("gpu: skipped, no CUDA GPU (cudaGetDeviceCount: %s)\n", reason);
-  } else {
-    ok = report("gpu", distinct_union_on_gpu(monday, tuesday) == expected) && ok;
-  }
-  ok = report("cpu", distinct_union_on_cpu(monday, tuesday) == expected) && ok;
-
-  if (!ok) return 1;
-  std::printf("OK\n");
-  return 0;
-} catch (const std::exception& e) {  // corank::cuda_error, std::invalid_argument, ...
-  std::printf("error: %s\n", e.what());
-  return 1;
+  return check_gpu_and_cpu([&] { return distinct_union_on_gpu(monday, tuesday) == expected; },
+                           [&] { return distinct_union_on_cpu(monday, tuesday) == expected; });
 }

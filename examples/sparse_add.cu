@@ -12,9 +12,9 @@
 #include <thrust/device_vector.h>
 
 #include <cstdio>
-#include <exception>
 #include <vector>
 
+#include "example_check.hpp"  // check_gpu_and_cpu
 #include "sparse_add.hpp"  // sparse_add_op
 
 // A sparse vector: the indices of its nonzero entries, ascending, and their values.
@@ -85,21 +85,7 @@ sparse_vector add_on_gpu(const sparse_vector& a, const sparse_vector& b) {
   return sum;
 }
 
-// Prints "<where>: as the reference" or "<where>: MISMATCH"; returns same.
-bool report(const char* where, bool same) {
-  std::printf("%s: %s\n", where, same ? "as the reference" : "MISMATCH");
-  return same;
-}
-
-// Why the GPU part cannot run, or nullptr when it can.
-const char* no_gpu_reason() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess) return cudaGetErrorString(status);
-  return devices == 0 ? "no device" : nullptr;
-}
-
-int main() try {
+int main() {
   // Values exact in binary floating point, so that results compare with ==.
   const sparse_vector a{{0, 4, 9}, {1.5, 2, -1}};
   const sparse_vector b{{4, 5, 9, 12}, {0.5, 3, 4, -2}};
@@ -108,18 +94,6 @@ int main() try {
   print("b", b);
   print("a + b", expected);
 
-  bool ok = true;
-  if (const char* reason = no_gpu_reason()) {
-    std::printf("gpu: skipped, no CUDA GPU (cudaGetDeviceCount: %s)\n", reason);
-  } else {
-    ok = report("gpu", add_on_gpu(a, b) == expected) && ok;
-  }
-  ok = report("cpu", add_on_cpu(a, b) == expected) && ok;
-
-  if (!ok) return 1;
-  std::printf("OK\n");
-  return 0;
-} catch (const std::exception& e) {  // corank::cuda_error, std::invalid_argument, ...
-  std::printf("error: %s\n", e.what());
-  return 1;
+  return check_gpu_and_cpu([&] { return add_on_gpu(a, b) == expected; },
+                           [&] { return add_on_cpu(a, b) == expected; });
 }

@@ -12,10 +12,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <exception>
 #include <numeric>
 #include <vector>
 
+#include "example_check.hpp"  // check_gpu_and_cpu
 #include "sparse_dot.hpp"  // sparse_dot_op, and sparse_dot() for the GPU
 
 // A sparse vector: the indices of its nonzero entries, ascending, and their values.
@@ -66,21 +66,7 @@ double dot_on_gpu(const sparse_vector& a, const sparse_vector& b) {
   return sparse_dot(a_index, a_value, b_index, b_value);
 }
 
-// Prints "<where>: as the reference" or "<where>: MISMATCH"; returns same.
-bool report(const char* where, bool same) {
-  std::printf("%s: %s\n", where, same ? "as the reference" : "MISMATCH");
-  return same;
-}
-
-// Why the GPU part cannot run, or nullptr when it can.
-const char* no_gpu_reason() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess) return cudaGetErrorString(status);
-  return devices == 0 ? "no device" : nullptr;
-}
-
-int main() try {
+int main() {
   // Values whose products and sums are exact in double, so results compare with ==.
   const sparse_vector a{{0, 4, 9}, {1.5, 2, -1}};
   const sparse_vector b{{4, 5, 9, 12}, {0.5, 3, 4, -2}};
@@ -89,18 +75,6 @@ int main() try {
   print("b", b);
   std::printf("a . b = %g\n", expected);
 
-  bool ok = true;
-  if (const char* reason = no_gpu_reason()) {
-    std::printf("gpu: skipped, no CUDA GPU (cudaGetDeviceCount: %s)\n", reason);
-  } else {
-    ok = report("gpu", dot_on_gpu(a, b) == expected) && ok;
-  }
-  ok = report("cpu", dot_on_cpu(a, b) == expected) && ok;
-
-  if (!ok) return 1;
-  std::printf("OK\n");
-  return 0;
-} catch (const std::exception& e) {  // corank::cuda_error, std::invalid_argument, ...
-  std::printf("error: %s\n", e.what());
-  return 1;
+  return check_gpu_and_cpu([&] { return dot_on_gpu(a, b) == expected; },
+                           [&] { return dot_on_cpu(a, b) == expected; });
 }
