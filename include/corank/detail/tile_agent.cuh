@@ -226,20 +226,6 @@ class tile_agent {
   }
 
  private:
-  // Value `index` of B's window (from_b) or A's.
-  __device__ __forceinline__ value_type staged_value(const tile& t, buffer& staged, bool from_b, int index) const {
-    return staged.values[from_b ? t.values_at.b + index : t.values_at.a + index];
-  }
-
-  // The value step v wrote, by what the walk recorded: A's, B's, or both combined.
-  __device__ __forceinline__ auto step_value(const tile& t, buffer& staged, int v) const {
-    if (t.out.combined >> v & 1) {
-      return combine_values(op_, staged_value(t, staged, false, t.out.index[v]),
-                            staged_value(t, staged, true, t.out.b_index[v]));
-    }
-    return staged_value(t, staged, t.out.from_b >> v & 1, t.out.index[v]);
-  }
-
   const Op& op_;
   const Args& args_;
   Compare& comp_;
