@@ -61,7 +61,6 @@ class tile_agent {
     split<index_t> begin, end;
     int window;  // elements in both windows
     window_layout keys_at, values_at;
-    int diagonal;  // the thread's first step on the tile's path
     thread_outputs<key_type, steps, with_values> out;
     value_type values[with_values ? steps : 1];
     b_value_type b_values[Args::writes_b_values ? steps : 1];
@@ -138,14 +137,14 @@ class tile_agent {
     const int a_size = int(t.end.a - t.begin.a), b_size = int(t.end.b - t.begin.b);
     const key_type* a_keys = staged.keys.data() + t.keys_at.a;
     const key_type* b_keys = staged.keys.data() + t.keys_at.b;
-    t.diagonal = tid * items < t.window ? tid * items : t.window;
+    const int diagonal = tid * items < t.window ? tid * items : t.window;  // the thread's first step
     if constexpr (!Rule::piece_ends_at_neighbour) {
       // The piece is `items` long (less at the window's end): its start is enough.
-      const split<int> from = Rule::split_at(t.diagonal, a_keys, a_size, b_keys, b_size, comp_);
+      const split<int> from = Rule::split_at(diagonal, a_keys, a_size, b_keys, b_size, comp_);
       walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, a_size, b_keys, from.b, b_size, t.out, t.begin.a > 0,
                                    t.begin.b > 0);
     } else {
-      work.splits[tid] = Rule::split_at(t.diagonal, a_keys, a_size, b_keys, b_size, comp_);
+      work.splits[tid] = Rule::split_at(diagonal, a_keys, a_size, b_keys, b_size, comp_);
       if (tid == 0) work.splits[threads] = {a_size, b_size};
       __syncthreads();
       const split<int> from = work.splits[tid];
