@@ -1,0 +1,257 @@
+"""How corank sees the arrays it is given: where they live (host or a GPU), their dtype, size
+and data pointer; and how it makes outputs of the same kind (NumPy in, NumPy out; CuPy in,
+CuPy out; PyTorch in, PyTorch out; any other CUDA array in, a DeviceArray out)."""
+
+import sys
+
+import numpy as np
+
+from . import _corank
+
+# The dtypes corank takes, numbered as the extension numbers them (python/src/operands.hpp).
+DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64")
+DTYPE_NUMBER = {name: number for number, name in enumerate(DTYPES)}
+HOST = -1  # the device of host arrays
+
+_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
+
+
+class Array:
+    """One argument: the object given, its kind ('numpy', 'torch', 'cupy' or 'cuda' for any
+    other GPU array), dtype name, size, data pointer and device (HOST for host memory)."""
+
+    __slots__ = ("obj", "kind", "dtype", "size", "ptr", "device")
+
+    def __init__(self, obj, kind, dtype, size, ptr, device):
+        self.obj, self.kind, self.dtype, self.size, self.ptr, self.device = obj, kind, dtype, size, ptr, device
+
+    @property
+    def on_gpu(self):
+        return self.device != HOST
+
+    def where(self):
+        return "the host" if self.device == HOST else f"GPU {self.device}"
+
+
+def _not_1d(name, what, shape):
+    return ValueError(f"{name}: `{what}` must be 1-D, got shape {tuple(shape)}")
+
+
+def _not_contiguous(name, what):
+    return ValueError(f"{name}: `{what}` is not contiguous; pass copy=True to let corank copy it")
+
+
+def _bad_dtype(name, what, dtype):
+    return TypeError(f"{name}: `{what}` has dtype {dtype}; corank takes {', '.join(DTYPES)}")
+
+
+def _torch_dtype_name(t):
+    name = str(t.dtype).replace("torch.", "")
+    return name if name in DTYPE_NUMBER else None
+
+
+def _describe_numpy(x, name, what, copy):
+    if x.ndim != 1:
+        raise _not_1d(name, what, x.shape)
+    if x.dtype.name not in DTYPE_NUMBER or x.dtype.byteorder == ">":
+        raise _bad_dtype(name, what, x.dtype)
+    if not x.flags.c_contiguous:
+        if not copy:
+            raise _not_contiguous(name, what)
+        x = np.ascontiguousarray(x)
+    return Array(x, "numpy", x.dtype.name, x.shape[0], x.ctypes.data, HOST)
+
+
+def _describe_torch(x, name, what, copy):
+    if x.dim() != 1:
+        raise _not_1d(name, what, x.shape)
+    dtype = _torch_dtype_name(x)
+    if dtype is None:
+        raise _bad_dtype(name, what, x.dtype)
+    if x.device.type not in ("cuda", "cpu"):
+        raise ValueError(f"{name}: `{what}` is on {x.device}; corank takes CUDA and CPU tensors")
+    if x.numel() > 1 and x.stride(0) != 1:
+        if not copy:
+            raise _not_contiguous(name, what)
+        x = x.contiguous()
+    device = x.device.index if x.device.type == "cuda" else HOST
+    return Array(x, "torch", dtype, x.numel(), x.data_ptr(), device)
+
+
+def _describe_cupy(x, name, what, copy):
+    if x.ndim != 1:
+        raise _not_1d(name, what, x.shape)
+    if x.dtype.name not in DTYPE_NUMBER:
+        raise _bad_dtype(name, what, x.dtype)
+    if not x.flags.c_contiguous:
+        if not copy:
+            raise _not_contiguous(name, what)
+        x = x.copy()
+    return Array(x, "cupy", x.dtype.name, x.shape[0], x.data.ptr, x.device.id)
+
+
+def _describe_cuda_array_interface(x, name, what):
+    interface = x.__cuda_array_interface__
+    shape = tuple(interface["shape"])
+    if len(shape) != 1:
+        raise _not_1d(name, what, shape)
+    dtype = np.dtype(interface["typestr"])
+    if dtype.name not in DTYPE_NUMBER or dtype.byteorder == ">":
+        raise _bad_dtype(name, what, dtype)
+    strides = interface.get("strides")
+    if strides is not None and shape[0] > 1 and strides[0] != dtype.itemsize:
+        raise _not_contiguous(name, what)
+    ptr = interface["data"][0]
+    device = _corank.pointer_device(ptr) if ptr else None
+    return Array(x, "cuda", dtype.name, shape[0], ptr, device)
+
+
+def _describe_dlpack(x, name, what):
+    device_type, _ = x.__dlpack_device__()
+    if device_type == _KDL_CPU:
+        return _describe_numpy(np.from_dlpack(x), name, what, False)
+    if device_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+        raise ValueError(f"{name}: `{what}` is a DLPack array on device type {device_type}; corank takes CUDA and CPU arrays")
+    ptr, shape, strides, dtype, _, device = _corank.describe_dlpack(x)
+    if len(shape) != 1:
+        raise _not_1d(name, what, shape)
+    if dtype < 0:
+        raise _bad_dtype(name, what, "of DLPack")
+    if shape[0] > 1 and strides[0] != 1:
+        raise _not_contiguous(name, what)
+    return Array(x, "cuda", DTYPES[dtype], shape[0], ptr, device)
+
+
+def describe(x, name, what, copy=False):
+    """The Array for argument `what` of function `name`; raises TypeError or ValueError with one
+    sentence for what corank cannot take."""
+    if isinstance(x, np.ndarray):
+        return _describe_numpy(x, name, what, copy)
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        return _describe_torch(x, name, what, copy)
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(x, cupy.ndarray):
+        return _describe_cupy(x, name, what, copy)
+    if isinstance(x, DeviceArray):
+        return Array(x, "cuda", x.dtype, x.size, x.ptr, x.device)
+    if hasattr(x, "__cuda_array_interface__"):
+        return _describe_cuda_array_interface(x, name, what)
+    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        return _describe_dlpack(x, name, what)
+    if isinstance(x, (list, tuple, range)) or hasattr(x, "__array__"):
+        return _describe_numpy(np.asarray(x), name, what, copy)
+    raise TypeError(
+        f"{name}: `{what}` is a {type(x).__name__}; corank takes NumPy, CuPy and PyTorch arrays, lists, "
+        "and any array with __cuda_array_interface__ or __dlpack__")
+
+
+def empty(like, n, dtype, stream=0):
+    """A new 1-D array of n elements of `dtype`, of the kind and on the device of `like`
+    (`stream`: where a DeviceArray's contents will be written)."""
+    if like.kind == "numpy":
+        return np.empty(n, dtype=dtype)
+    if like.kind == "torch":
+        torch = sys.modules["torch"]
+        return torch.empty(n, dtype=getattr(torch, dtype), device=like.obj.device)
+    if like.kind == "cupy":
+        cupy = sys.modules["cupy"]
+        if cupy.cuda.runtime.getDevice() == like.device:
+            return cupy.empty(n, dtype=dtype)
+        with cupy.cuda.Device(like.device):
+            return cupy.empty(n, dtype=dtype)
+    return DeviceArray(_corank.device_empty(n, DTYPE_NUMBER[dtype], like.device), stream)
+
+
+def data_pointer(x):
+    """The data pointer of an array made by empty()."""
+    if isinstance(x, np.ndarray):
+        return x.ctypes.data
+    if isinstance(x, DeviceArray):
+        return x.ptr
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        return x.data_ptr()
+    return x.data.ptr  # CuPy
+
+
+def stream_handle(like, stream):
+    """The cudaStream_t (as an int) to run on: `stream` if given (an int, a CuPy or PyTorch
+    stream, or any object with __cuda_stream__), else the current stream of the input's
+    framework on its device (CuPy's, PyTorch's), else the legacy default stream (0)."""
+    if stream is not None:
+        if isinstance(stream, int):
+            return stream
+        if hasattr(stream, "__cuda_stream__"):
+            return stream.__cuda_stream__()[1]
+        if hasattr(stream, "cuda_stream"):  # torch.cuda.Stream
+            return stream.cuda_stream
+        if hasattr(stream, "ptr"):  # cupy.cuda.Stream
+            return stream.ptr
+        raise TypeError(f"corank: stream= takes an int (a cudaStream_t), a CuPy or PyTorch stream or an object "
+                        f"with __cuda_stream__, got {type(stream).__name__}")
+    if like.kind == "cupy":
+        return sys.modules["cupy"].cuda.get_current_stream(like.device).ptr
+    if like.kind == "torch":
+        return sys.modules["torch"].cuda.current_stream(like.device).cuda_stream
+    return 0
+
+
+class DeviceArray:
+    """A 1-D array in GPU memory: what corank returns for GPU inputs that are neither CuPy nor
+    PyTorch arrays (JAX, Numba, any DLPack or __cuda_array_interface__ producer). Hand it to
+    any consumer without a copy: jax.dlpack.from_dlpack(x), torch.from_dlpack(x),
+    cupy.from_dlpack(x), numba.cuda.as_cuda_array(x). x.get() copies it into a NumPy array."""
+
+    __slots__ = ("_array", "_stream", "dtype", "size", "ptr", "device")
+
+    def __init__(self, array, stream=0):
+        self._array = array  # a nanobind ndarray that owns (or views) the memory
+        self._stream = stream  # the stream its contents are written on
+        self.ptr, shape, _, number, _, self.device = _corank.describe_dlpack(array)
+        self.size = shape[0]
+        self.dtype = DTYPES[number]
+
+    def __len__(self):
+        return self.size
+
+    @property
+    def shape(self):
+        return (self.size,)
+
+    @property
+    def ndim(self):
+        return 1
+
+    @property
+    def nbytes(self):
+        return self.size * np.dtype(self.dtype).itemsize
+
+    def __getitem__(self, index):
+        """x[:n], the first n elements (no copy); other indexing: copy with get() first."""
+        if not isinstance(index, slice) or index.start not in (None, 0) or index.step not in (None, 1):
+            raise TypeError("corank.DeviceArray takes only x[:n]; use x.get() (a NumPy copy) or a DLPack consumer")
+        n = min(self.size, self.size if index.stop is None else max(0, index.stop if index.stop >= 0 else self.size + index.stop))
+        return DeviceArray(_corank.device_view(self._array, n), self._stream)
+
+    def __dlpack__(self, **kwargs):
+        return self._array.__dlpack__(**{k: v for k, v in kwargs.items() if v is not None})
+
+    def __dlpack_device__(self):
+        return (_KDL_CUDA, self.device)
+
+    @property
+    def __cuda_array_interface__(self):
+        # Consumers wait for the stream the contents were written on (1: the legacy default stream).
+        return {"shape": (self.size,), "typestr": np.dtype(self.dtype).str, "data": (self.ptr, False),
+                "strides": None, "version": 3, "stream": self._stream or 1}
+
+    def get(self):
+        """A NumPy copy (waits for the device)."""
+        out = np.empty(self.size, dtype=self.dtype)
+        if self.size:
+            _corank.copy_to_host(out.ctypes.data, self.ptr, out.nbytes, self.device)
+        return out
+
+    def __repr__(self):
+        return f"<corank.DeviceArray of {self.size} {self.dtype} on GPU {self.device}>"

@@ -1,0 +1,112 @@
+"""The one path every corank function takes: check the arguments, allocate the outputs of the
+inputs' kind (_arrays.py), run the operation on the GPU (ordered on a stream) or on CPU
+threads, and shape the result."""
+
+import numpy as np
+
+from . import _arrays, _corank
+from ._arrays import DTYPE_NUMBER, HOST
+
+STRATEGIES = ("automatic", "naive", "tiled", "circular", "partitioned")
+
+# Operation numbers of the extension (python/src/operands.hpp).
+MERGE, UNION, INTERSECTION, DIFFERENCE, SYMMETRIC_DIFFERENCE = 0, 1, 2, 3, 4
+UNION_DISTINCT, INTERSECTION_DISTINCT, DIFFERENCE_DISTINCT, SYMMETRIC_DIFFERENCE_DISTINCT = 5, 6, 7, 8
+
+
+def _bound(op, m, n):
+    """The most elements `op` writes for inputs of m and n."""
+    if op in (INTERSECTION, INTERSECTION_DISTINCT):
+        return min(m, n)
+    if op in (DIFFERENCE, DIFFERENCE_DISTINCT):
+        return m
+    return m + n
+
+
+def _same_place(name, first, second, what):
+    if first.device is None or second.device is None or first.device == second.device:
+        return
+    raise ValueError(f"{name}: `a` is on {first.where()} and `{what}` on {second.where()}; "
+                     "all arrays of a call must be on one device (or all on the host)")
+
+
+def _strategy_number(name, strategy):
+    try:
+        return STRATEGIES.index(strategy)
+    except ValueError:
+        raise ValueError(f"{name}: strategy={strategy!r} is not one of {', '.join(STRATEGIES)}") from None
+
+
+def _gpu_check(name, device):
+    reason = _corank.gpu_unavailable_reason(device)
+    if reason:
+        raise RuntimeError(f"{name}: the arrays are on GPU {device}, but {reason}")
+
+
+def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_only=False, count_on_device=False,
+        strategy="automatic", check_sorted=False, stream=None, threads=0, copy=False):
+    """Runs one operation; returns what the public functions return (see their docstrings)."""
+    A = _arrays.describe(a, name, "a", copy)
+    B = _arrays.describe(b, name, "b", copy)
+    _same_place(name, A, B, "b")
+    if A.dtype != B.dtype:
+        raise TypeError(f"{name}: `a` is {A.dtype} and `b` {B.dtype}; the keys must have one dtype")
+    if (values_a is None) != (values_b is None):
+        raise TypeError(f"{name}: give both values_a and values_b, or neither")
+    with_values = values_a is not None and not count_only
+    VA = VB = None
+    if with_values:
+        VA = _arrays.describe(values_a, name, "values_a", copy)
+        VB = _arrays.describe(values_b, name, "values_b", copy)
+        for values, keys, what in ((VA, A, "a"), (VB, B, "b")):
+            _same_place(name, A, values, f"values_{what}")
+            if values.size != keys.size:
+                raise ValueError(f"{name}: `values_{what}` has {values.size} elements and `{what}` {keys.size}; "
+                                 "each key needs one value")
+        if not paired and VA.dtype != VB.dtype:
+            raise TypeError(f"{name}: `values_a` is {VA.dtype} and `values_b` {VB.dtype}; the values must have "
+                            "one dtype (the paired intersection keeps each side's)")
+    kind = _strategy_number(name, strategy)
+    device = A.device if A.device is not None else B.device
+    if device is None:  # empty CUDA arrays whose pointers name no device
+        device = 0
+    on_gpu = device != HOST
+    if on_gpu:
+        _gpu_check(name, device)
+    handle = _arrays.stream_handle(A, stream) if on_gpu else 0
+
+    bound = 0 if count_only else _bound(op, A.size, B.size)
+    keys_out = values_out = b_values_out = count = None
+    if not count_only:
+        keys_out = _arrays.empty(A, bound, A.dtype, handle)
+        if with_values:
+            values_out = _arrays.empty(A, bound, VA.dtype, handle)
+            if paired:
+                b_values_out = _arrays.empty(A, bound, VB.dtype, handle)
+    if count_on_device and on_gpu:
+        count = _arrays.empty(A, 1, "int64", handle)
+    pointer = _arrays.data_pointer
+    size = _corank.run(
+        name, op, DTYPE_NUMBER[A.dtype], A.ptr, A.size, B.ptr, B.size,
+        VA.ptr if VA else 0, VB.ptr if VB else 0,
+        _item_size(VA), _item_size(VB),
+        pointer(keys_out) if keys_out is not None else 0,
+        pointer(values_out) if values_out is not None else 0,
+        pointer(b_values_out) if b_values_out is not None else 0,
+        count_only, pointer(count) if count is not None else 0,
+        kind, check_sorted, device if on_gpu else HOST, handle, threads)
+
+    if count_on_device and not on_gpu:  # the same shape of result as on the GPU
+        count = np.array([size], dtype=np.int64)
+    if count_only:
+        return count if count_on_device else size
+    outputs = [x for x in (keys_out, values_out, b_values_out) if x is not None]
+    if count_on_device:
+        return (*outputs, count)
+    if size != bound:
+        outputs = [x[:size] for x in outputs]
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _item_size(values):
+    return 0 if values is None else np.dtype(values.dtype).itemsize

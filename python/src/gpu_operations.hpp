@@ -1,0 +1,29 @@
+#pragma once
+// The GPU backend of the Python package. run_on_gpu takes every dtype: it widens 1- and
+// 2-byte keys and values into temporaries, checks sortedness where asked, runs the
+// operation's kernels (one source per operation, for the native types only, so that their
+// many instantiations compile in parallel) and narrows the outputs back.
+
+#include "operands.hpp"
+
+#include <cuda_runtime_api.h>
+
+namespace corank::python {
+
+// Runs o on the current device, ordered on `stream`. Returns the output size, waiting for it
+// unless o.count_out is set (then it returns -1) or the size is known (merge: m + n).
+// Throws corank::cuda_error, corank::out_of_memory or corank::unsorted_input.
+index_t run_on_gpu(const operands& o, cudaStream_t stream);
+
+// The kernels' key types: 4- and 8-byte integers and floats.
+index_t run_gpu_merge(const operands& o, cudaStream_t stream);
+index_t run_gpu_union(const operands& o, cudaStream_t stream);
+index_t run_gpu_intersection(const operands& o, cudaStream_t stream);
+index_t run_gpu_difference(const operands& o, cudaStream_t stream);
+index_t run_gpu_symmetric_difference(const operands& o, cudaStream_t stream);
+index_t run_gpu_distinct(const operands& o, cudaStream_t stream);
+
+// corank::check_sorted of A and B, for the kernels' key types.
+void check_sorted_on_gpu(const operands& o, cudaStream_t stream);
+
+}  // namespace corank::python

@@ -1,0 +1,207 @@
+// corank._corank: the Python package's compiled core. Python (corank/_operations.py) checks
+// the arrays and allocates the outputs; these functions run an operation on raw pointers,
+// the GIL released, on the GPU (ordered on a stream) or on CPU threads.
+
+#include "gpu_operations.hpp"
+#include "operands.hpp"
+
+#include <corank/error.hpp>
+#include <corank/memory.hpp>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace corank::python {
+namespace {
+
+// Makes `device` current for the call's lifetime and restores the caller's.
+class device_scope {
+ public:
+  explicit device_scope(int device) {
+    CORANK_TRY(cudaGetDevice(&previous_), "corank: cudaGetDevice");
+    if (device != previous_) CORANK_TRY(cudaSetDevice(device), "corank: cudaSetDevice");
+  }
+  ~device_scope() {
+    int now = previous_;
+    if (cudaGetDevice(&now) == cudaSuccess && now != previous_) cudaSetDevice(previous_);
+  }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
+// An unsorted input as Python says it: which argument, and where.
+[[noreturn]] void raise_unsorted(const char* name, const corank::unsorted_input& e) {
+  const char input = e.input() == 'A' ? 'a' : 'b';
+  const long long i = e.index();
+  throw nb::value_error((std::string(name) + ": `" + input + "` is not sorted: " + input + "[" + std::to_string(i) +
+                         "] comes before " + input + "[" + std::to_string(i - 1) + "] in sorted order")
+                            .c_str());
+}
+
+// Runs an operation; device < 0 runs it on CPU threads. Returns the output size, or -1 where
+// it was left in count_out on the device.
+std::int64_t run(const char* name, int op, int key_type, std::uintptr_t a, std::int64_t size_a, std::uintptr_t b,
+                 std::int64_t size_b, std::uintptr_t a_values, std::uintptr_t b_values, int a_value_bytes,
+                 int b_value_bytes, std::uintptr_t keys_out, std::uintptr_t values_out, std::uintptr_t b_values_out,
+                 bool count_only, std::uintptr_t count_out, int kind, bool check_sorted, int device,
+                 std::uintptr_t stream, int threads) {
+  operands o;
+  o.op = operation(op);
+  o.key_type = dtype(key_type);
+  o.a_value_bytes = std::size_t(a_value_bytes);
+  o.b_value_bytes = std::size_t(b_value_bytes);
+  o.a = reinterpret_cast<const void*>(a);
+  o.size_a = size_a;
+  o.b = reinterpret_cast<const void*>(b);
+  o.size_b = size_b;
+  o.a_values = reinterpret_cast<const void*>(a_values);
+  o.b_values = reinterpret_cast<const void*>(b_values);
+  o.keys_out = reinterpret_cast<void*>(keys_out);
+  o.values_out = reinterpret_cast<void*>(values_out);
+  o.b_values_out = reinterpret_cast<void*>(b_values_out);
+  o.count_only = count_only;
+  o.count_out = reinterpret_cast<index_t*>(count_out);
+  o.kind = strategy(kind);
+  o.check_sorted = check_sorted;
+  try {
+    nb::gil_scoped_release released;
+    if (device < 0) return run_on_host(o, unsigned(threads));
+    const device_scope on(device);
+    return run_on_gpu(o, reinterpret_cast<cudaStream_t>(stream));
+  } catch (const corank::unsorted_input& e) {
+    raise_unsorted(name, e);
+  }
+}
+
+// Why the GPU path cannot run, or "" where it can: no CUDA driver or device, or a device
+// older than the architectures the kernels were built for.
+std::string gpu_unavailable_reason(int device) {
+  int count = 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    cudaGetLastError();
+    return std::string("the CUDA runtime found no usable GPU (") + cudaGetErrorString(e) + ")";
+  }
+  if (count == 0) return "there is no CUDA GPU";
+  if (device >= count) return "there is no CUDA device " + std::to_string(device);
+  int major = 0, minor = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+  const int capability = major * 10 + minor;
+  // The oldest built architecture runs on it if it is no newer than the device (its PTX, JIT-compiled).
+  if (capability < CORANK_PYTHON_OLDEST_ARCHITECTURE) {
+    return "GPU " + std::to_string(device) + " is sm_" + std::to_string(capability) +
+           ", and corank was built for " CORANK_PYTHON_ARCHITECTURES
+           "; reinstall with pip install . -Ccmake.define.CMAKE_CUDA_ARCHITECTURES=" + std::to_string(capability);
+  }
+  return "";
+}
+
+// The CUDA device that owns a device pointer (for __cuda_array_interface__, which does not say).
+int pointer_device(std::uintptr_t pointer) {
+  cudaPointerAttributes attributes{};
+  CORANK_TRY(cudaPointerGetAttributes(&attributes, reinterpret_cast<const void*>(pointer)),
+             "corank: cudaPointerGetAttributes");
+  if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged) {
+    throw nb::value_error("corank: a __cuda_array_interface__ pointer is not device memory");
+  }
+  return attributes.device;
+}
+
+// dtype numbers of operands.hpp for a DLPack dtype; -1 for others.
+int dtype_number(nb::dlpack::dtype t) {
+  if (t.lanes != 1) return -1;
+  const auto code = nb::dlpack::dtype_code(t.code);
+  const int bits = t.bits;
+  const int step = bits == 8 ? 0 : bits == 16 ? 2 : bits == 32 ? 4 : bits == 64 ? 6 : -1;
+  if (step < 0) return -1;
+  if (code == nb::dlpack::dtype_code::Int) return step;
+  if (code == nb::dlpack::dtype_code::UInt) return step + 1;
+  if (code == nb::dlpack::dtype_code::Float && bits == 32) return int(dtype::float32);
+  if (code == nb::dlpack::dtype_code::Float && bits == 64) return int(dtype::float64);
+  return -1;
+}
+
+nb::dlpack::dtype dlpack_dtype(dtype type) {
+  return visit_dtype(type, [](auto tag) { return nb::dtype<typename decltype(tag)::type>(); });
+}
+
+// What a DLPack producer exports: (data pointer, shape, strides in elements, dtype number,
+// DLPack device type, device id). The producer's object keeps the memory.
+nb::tuple describe_dlpack(nb::ndarray<nb::ro> array) {
+  nb::list shape, strides;
+  for (std::size_t d = 0; d < array.ndim(); ++d) {
+    shape.append(array.shape(d));
+    strides.append(array.stride(d));
+  }
+  return nb::make_tuple(reinterpret_cast<std::uintptr_t>(array.data()), nb::tuple(shape), nb::tuple(strides),
+                        dtype_number(array.dtype()), array.device_type(), array.device_id());
+}
+
+// A new 1-D array of n elements in device memory (cudaMalloc'd, freed by cudaFree when the
+// last reference goes), exported through DLPack: the output for producers that are neither
+// CuPy nor PyTorch.
+nb::ndarray<> device_empty(std::int64_t n, int type, int device) {
+  const std::size_t bytes = std::size_t(n) * dtype_size(dtype(type));
+  void* data = nullptr;
+  {
+    nb::gil_scoped_release released;
+    const device_scope on(device);
+    CORANK_TRY(cudaMalloc(&data, bytes > 0 ? bytes : 1), "corank: allocating an output");
+  }
+  nb::capsule owner(data, [](void* p) noexcept { cudaFree(p); });
+  const std::size_t shape[1] = {std::size_t(n)};
+  return nb::ndarray<>(data, 1, shape, owner, nullptr, dlpack_dtype(dtype(type)), nb::device::cuda::value, device);
+}
+
+// The first n elements of `array` (a device_empty result), sharing its memory.
+nb::ndarray<> device_view(nb::ndarray<> array, std::int64_t n) {
+  const std::size_t shape[1] = {std::size_t(n)};
+  return nb::ndarray<>(array.data(), 1, shape, nb::cast(array), nullptr, array.dtype(), array.device_type(),
+                       array.device_id());
+}
+
+// Copies `bytes` from device memory into host memory (DeviceArray.get()).
+void copy_to_host(std::uintptr_t to, std::uintptr_t from, std::size_t bytes, int device) {
+  nb::gil_scoped_release released;
+  const device_scope on(device);
+  CORANK_TRY(cudaMemcpy(reinterpret_cast<void*>(to), reinterpret_cast<const void*>(from), bytes,
+                        cudaMemcpyDeviceToHost),
+             "corank: copying an array to the host");
+}
+
+}  // namespace
+}  // namespace corank::python
+
+NB_MODULE(_corank, m) {
+  using namespace corank::python;
+  m.doc() = "corank's compiled core; use the functions of the corank package.";
+  m.def("run", &run, "name"_a, "op"_a, "key_type"_a, "a"_a, "size_a"_a, "b"_a, "size_b"_a, "a_values"_a, "b_values"_a,
+        "a_value_bytes"_a, "b_value_bytes"_a, "keys_out"_a, "values_out"_a, "b_values_out"_a, "count_only"_a,
+        "count_out"_a, "strategy"_a, "check_sorted"_a, "device"_a, "stream"_a, "threads"_a);
+  m.def("gpu_unavailable_reason", &gpu_unavailable_reason, "device"_a = 0);
+  m.def("pointer_device", &pointer_device, "pointer"_a);
+  m.def("describe_dlpack", &describe_dlpack, "array"_a);
+  m.def("device_empty", &device_empty, "n"_a, "dtype"_a, "device"_a);
+  m.def("device_view", &device_view, "array"_a, "n"_a);
+  m.def("copy_to_host", &copy_to_host, "to"_a, "from"_a, "bytes"_a, "device"_a);
+  m.def("release_temporary_memory", [](int device) {
+    nb::gil_scoped_release released;
+    const device_scope on(device);
+    CORANK_TRY(corank::release_temporary_memory(), "corank.release_temporary_memory");
+  }, "device"_a);
+  m.attr("built_architectures") = CORANK_PYTHON_ARCHITECTURES;
+}
