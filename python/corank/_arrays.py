@@ -13,17 +13,19 @@ DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint6
 DTYPE_NUMBER = {name: number for number, name in enumerate(DTYPES)}
 HOST = -1  # the device of host arrays
 
-_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
+_KDL_CPU, _KDL_CUDA, _KDL_CUDA_MANAGED = 1, 2, 13
 
 
 class Array:
     """One argument: the object given, its kind ('numpy', 'torch', 'cupy' or 'cuda' for any
-    other GPU array), dtype name, size, data pointer and device (HOST for host memory)."""
+    other GPU array), dtype name, size, data pointer and device (HOST for host memory; None
+    for an empty array whose pointer names no device)."""
 
-    __slots__ = ("obj", "kind", "dtype", "size", "ptr", "device")
+    __slots__ = ("obj", "kind", "dtype", "size", "ptr", "device", "ready_on")
 
-    def __init__(self, obj, kind, dtype, size, ptr, device):
+    def __init__(self, obj, kind, dtype, size, ptr, device, ready_on=None):
         self.obj, self.kind, self.dtype, self.size, self.ptr, self.device = obj, kind, dtype, size, ptr, device
+        self.ready_on = ready_on  # a stream its producer wrote it on (__cuda_array_interface__), to wait for
 
     @property
     def on_gpu(self):
@@ -103,7 +105,8 @@ def _describe_cuda_array_interface(x, name, what):
         raise _not_contiguous(name, what)
     ptr = interface["data"][0]
     device = _corank.pointer_device(ptr) if ptr else None
-    return Array(x, "cuda", dtype.name, shape[0], ptr, device)
+    ready_on = interface.get("stream")  # version 3: None, or the stream to wait for (1: legacy, 2: per-thread)
+    return Array(x, "cuda", dtype.name, shape[0], ptr, device, None if ready_on in (None, 1) else ready_on)
 
 
 def _describe_dlpack(x, name, what):
@@ -134,7 +137,7 @@ def describe(x, name, what, copy=False):
     if cupy is not None and isinstance(x, cupy.ndarray):
         return _describe_cupy(x, name, what, copy)
     if isinstance(x, DeviceArray):
-        return Array(x, "cuda", x.dtype, x.size, x.ptr, x.device)
+        return Array(x, "cuda", x.dtype, x.size, x.ptr, x.device, x._stream or None)
     if hasattr(x, "__cuda_array_interface__"):
         return _describe_cuda_array_interface(x, name, what)
     if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
@@ -142,25 +145,44 @@ def describe(x, name, what, copy=False):
     if isinstance(x, (list, tuple, range)) or hasattr(x, "__array__"):
         return _describe_numpy(np.asarray(x), name, what, copy)
     raise TypeError(
-        f"{name}: `{what}` is a {type(x).__name__}; corank takes NumPy, CuPy and PyTorch arrays, lists, "
+        f"{name}: `{what}` is of type {type(x).__name__}; corank takes NumPy, CuPy and PyTorch arrays, lists, "
         "and any array with __cuda_array_interface__ or __dlpack__")
 
 
-def empty(like, n, dtype, stream=0):
-    """A new 1-D array of n elements of `dtype`, of the kind and on the device of `like`
-    (`stream`: where a DeviceArray's contents will be written)."""
+def empty(like, n, dtype, device, stream=0, stream_given=False):
+    """A new 1-D array of n elements of `dtype`, of the kind of `like`, on `device`. `stream`:
+    where its contents will be written; where the caller named it (stream_given), CuPy's and
+    PyTorch's allocators take the memory for that stream, not for their current one. Raises
+    MemoryError, whatever the framework raises, where there is too little memory."""
+    try:
+        return _allocate(like, n, dtype, device, stream, stream_given)
+    except Exception as e:  # CuPy's OutOfMemoryError is a MemoryError, PyTorch's a RuntimeError
+        if not isinstance(e, MemoryError) and "OutOfMemory" not in type(e).__name__:
+            raise
+        raise MemoryError(f"corank: not enough GPU memory for an output of {n} {dtype} on {like.where()}: {e}") from e
+
+
+def _allocate(like, n, dtype, device, stream, stream_given):
     if like.kind == "numpy":
         return np.empty(n, dtype=dtype)
     if like.kind == "torch":
         torch = sys.modules["torch"]
-        return torch.empty(n, dtype=getattr(torch, dtype), device=like.obj.device)
+        if device == HOST:
+            return torch.empty(n, dtype=getattr(torch, dtype))
+        if not stream_given:
+            return torch.empty(n, dtype=getattr(torch, dtype), device=like.obj.device)
+        with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=like.obj.device)):
+            return torch.empty(n, dtype=getattr(torch, dtype), device=like.obj.device)
     if like.kind == "cupy":
         cupy = sys.modules["cupy"]
-        if cupy.cuda.runtime.getDevice() == like.device:
+        if not stream_given and cupy.cuda.runtime.getDevice() == device:
             return cupy.empty(n, dtype=dtype)
-        with cupy.cuda.Device(like.device):
-            return cupy.empty(n, dtype=dtype)
-    return DeviceArray(_corank.device_empty(n, DTYPE_NUMBER[dtype], like.device), stream)
+        with cupy.cuda.Device(device):
+            if not stream_given:
+                return cupy.empty(n, dtype=dtype)
+            with cupy.cuda.ExternalStream(stream):
+                return cupy.empty(n, dtype=dtype)
+    return DeviceArray(_corank.device_empty(n, DTYPE_NUMBER[dtype], device), stream)
 
 
 def data_pointer(x):
@@ -232,9 +254,13 @@ class DeviceArray:
         if not isinstance(index, slice) or index.start not in (None, 0) or index.step not in (None, 1):
             raise TypeError("corank.DeviceArray takes only x[:n]; use x.get() (a NumPy copy) or a DLPack consumer")
         n = min(self.size, self.size if index.stop is None else max(0, index.stop if index.stop >= 0 else self.size + index.stop))
-        return DeviceArray(_corank.device_view(self._array, n), self._stream)
+        return DeviceArray(_corank.device_view(self._array, self.ptr, n, DTYPE_NUMBER[self.dtype], self.device),
+                           self._stream)
 
-    def __dlpack__(self, **kwargs):
+    def __dlpack__(self, *, stream=None, **kwargs):
+        # The consumer's stream (None: the legacy default one; -1: none) waits for ours.
+        if stream != -1:
+            _corank.stream_wait(0 if stream is None else stream, self._stream, self.device)
         return self._array.__dlpack__(**{k: v for k, v in kwargs.items() if v is not None})
 
     def __dlpack_device__(self):

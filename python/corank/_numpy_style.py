@@ -11,10 +11,10 @@ from . import _arrays
 from . import _run as r
 
 _COMMON = """
-    ar1, ar2 : arrays of one dtype (int8 to int64, uint8 to uint64, float32, float64),
-        flattened as NumPy flattens them: NumPy arrays (and lists) run on CPU threads; CuPy
-        arrays, PyTorch tensors and other CUDA arrays (__cuda_array_interface__, DLPack) on
-        their GPU; the result is of ar1's kind.
+    ar1, ar2 : arrays of one dtype (int8 to int64, uint8 to uint64, float32, float64): NumPy
+        arrays (and lists) run on CPU threads, CuPy arrays, PyTorch tensors and other CUDA
+        arrays (__cuda_array_interface__, DLPack) on their GPU; the result is of ar1's kind.
+        NumPy, CuPy and PyTorch arrays are flattened as NumPy flattens them; others must be 1-D.
     assume_sorted : True (default): the inputs are sorted ascending (NaNs last), repeats
         allowed. False: each is sorted first, with its own library (numpy.sort, cupy.sort,
         torch.sort).
@@ -51,7 +51,7 @@ def _distinct(op, name, ar1, ar2, assume_sorted, check_sorted, stream, threads):
     a = _prepare(name, ar1, "ar1", assume_sorted)
     b = _prepare(name, ar2, "ar2", assume_sorted)
     return r.run(op, name, a, b, check_sorted=assume_sorted and check_sorted, stream=stream, threads=threads,
-                 copy=True)
+                 copy=True, names=("ar1", "ar2"))
 
 
 def union1d(ar1, ar2, *, assume_sorted=True, check_sorted=True, stream=None, threads=0):

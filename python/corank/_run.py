@@ -23,10 +23,12 @@ def _bound(op, m, n):
     return m + n
 
 
-def _same_place(name, first, second, what):
-    if first.device is None or second.device is None or first.device == second.device:
+def _same_place(name, first, second, names):
+    """Both on one device, or both on the host; an empty GPU array (device None) goes with any GPU."""
+    if first.device == second.device or (first.device is None and second.device != HOST) or \
+            (second.device is None and first.device != HOST):
         return
-    raise ValueError(f"{name}: `a` is on {first.where()} and `{what}` on {second.where()}; "
+    raise ValueError(f"{name}: `{names[0]}` is on {first.where()} and `{names[1]}` on {second.where()}; "
                      "all arrays of a call must be on one device (or all on the host)")
 
 
@@ -37,20 +39,26 @@ def _strategy_number(name, strategy):
         raise ValueError(f"{name}: strategy={strategy!r} is not one of {', '.join(STRATEGIES)}") from None
 
 
+_gpu_reasons = {}  # device -> why it cannot run corank ("" where it can); asked once per device
+
+
 def _gpu_check(name, device):
-    reason = _corank.gpu_unavailable_reason(device)
+    reason = _gpu_reasons.get(device)
+    if reason is None:
+        reason = _gpu_reasons[device] = _corank.gpu_unavailable_reason(device)
     if reason:
         raise RuntimeError(f"{name}: the arrays are on GPU {device}, but {reason}")
 
 
 def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_only=False, count_on_device=False,
-        strategy="automatic", check_sorted=False, stream=None, threads=0, copy=False):
-    """Runs one operation; returns what the public functions return (see their docstrings)."""
-    A = _arrays.describe(a, name, "a", copy)
-    B = _arrays.describe(b, name, "b", copy)
-    _same_place(name, A, B, "b")
+        strategy="automatic", check_sorted=False, stream=None, threads=0, copy=False, names=("a", "b")):
+    """Runs one operation; returns what the public functions return (see their docstrings).
+    `names`: what the caller calls a and b, for the errors."""
+    A = _arrays.describe(a, name, names[0], copy)
+    B = _arrays.describe(b, name, names[1], copy)
+    _same_place(name, A, B, names)
     if A.dtype != B.dtype:
-        raise TypeError(f"{name}: `a` is {A.dtype} and `b` {B.dtype}; the keys must have one dtype")
+        raise TypeError(f"{name}: `{names[0]}` is {A.dtype} and `{names[1]}` {B.dtype}; the keys must have one dtype")
     if (values_a is None) != (values_b is None):
         raise TypeError(f"{name}: give both values_a and values_b, or neither")
     with_values = values_a is not None and not count_only
@@ -59,7 +67,7 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
         VA = _arrays.describe(values_a, name, "values_a", copy)
         VB = _arrays.describe(values_b, name, "values_b", copy)
         for values, keys, what in ((VA, A, "a"), (VB, B, "b")):
-            _same_place(name, A, values, f"values_{what}")
+            _same_place(name, A, values, (names[0], f"values_{what}"))
             if values.size != keys.size:
                 raise ValueError(f"{name}: `values_{what}` has {values.size} elements and `{what}` {keys.size}; "
                                  "each key needs one value")
@@ -71,23 +79,30 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
     if device is None:  # empty CUDA arrays whose pointers name no device
         device = 0
     on_gpu = device != HOST
+    handle = 0
     if on_gpu:
         _gpu_check(name, device)
-    handle = _arrays.stream_handle(A, stream) if on_gpu else 0
+        handle = _arrays.stream_handle(A, stream)
+        for x in (A, B, VA, VB):  # producers that say which stream wrote their arrays
+            if x is not None and x.ready_on is not None:
+                _corank.stream_wait(handle, x.ready_on, device)
+    new = lambda n, dtype: _arrays.empty(A, n, dtype, device, handle, stream is not None)  # noqa: E731
 
     bound = 0 if count_only else _bound(op, A.size, B.size)
+    # Never a null output where there are inputs (corank refuses one), even for an empty result.
+    room = max(bound, 1) if A.size + B.size > 0 else 0
     keys_out = values_out = b_values_out = count = None
     if not count_only:
-        keys_out = _arrays.empty(A, bound, A.dtype, handle)
+        keys_out = new(room, A.dtype)
         if with_values:
-            values_out = _arrays.empty(A, bound, VA.dtype, handle)
+            values_out = new(room, VA.dtype)
             if paired:
-                b_values_out = _arrays.empty(A, bound, VB.dtype, handle)
+                b_values_out = new(room, VB.dtype)
     if count_on_device and on_gpu:
-        count = _arrays.empty(A, 1, "int64", handle)
+        count = new(1, "int64")
     pointer = _arrays.data_pointer
     size = _corank.run(
-        name, op, DTYPE_NUMBER[A.dtype], A.ptr, A.size, B.ptr, B.size,
+        name, names[0], names[1], op, DTYPE_NUMBER[A.dtype], A.ptr, A.size, B.ptr, B.size,
         VA.ptr if VA else 0, VB.ptr if VB else 0,
         _item_size(VA), _item_size(VB),
         pointer(keys_out) if keys_out is not None else 0,
@@ -97,13 +112,14 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
         kind, check_sorted, device if on_gpu else HOST, handle, threads)
 
     if count_on_device and not on_gpu:  # the same shape of result as on the GPU
-        count = np.array([size], dtype=np.int64)
+        count = new(1, "int64")
+        count[0] = size
     if count_only:
         return count if count_on_device else size
     outputs = [x for x in (keys_out, values_out, b_values_out) if x is not None]
     if count_on_device:
         return (*outputs, count)
-    if size != bound:
+    if size != room:
         outputs = [x[:size] for x in outputs]
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 

@@ -40,7 +40,8 @@ _SET_RESULT = """
 def merge(a, b, *, values_a=None, values_b=None, strategy="automatic", check_sorted=False, stream=None,
           threads=0, copy=False):
     """The stable merge of sorted arrays a and b: len(a) + len(b) keys in order, equal keys
-    a's first, each side's in input order. On the GPU it returns without waiting.
+    a's first, each side's in input order. On the GPU it returns without waiting (unless
+    check_sorted=True: the check reads its answer back).
 """ + _VALUES + _COMMON + """
 
     >>> corank.merge(np.array([1, 3, 5]), np.array([2, 3]))

@@ -1,5 +1,5 @@
-// corank.merge on the GPU: keys and by key, under every strategy. int32 and int64 keys with
-// uint64 payloads link the library's pre-compiled merges; the others compile here.
+// corank.merge on the GPU: keys and by key, under every strategy. The merges the library
+// pre-compiles (src/instantiate_merge_*.cu) are linked from it; the others compile here.
 
 #include "gpu_dispatch.cuh"
 

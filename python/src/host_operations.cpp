@@ -1,5 +1,5 @@
 // The CPU backend of the Python package: corank::host's runners on threads, for every key
-// dtype and for values of 4 or 8 bytes (module.cpp widens narrower ones).
+// dtype and for values of 4 or 8 bytes (run_on_host widens narrower ones).
 
 #include "distinct_ops.hpp"
 #include "operands.hpp"
@@ -143,8 +143,10 @@ index_t run_on_host(const operands& given, unsigned threads) {
   if (!widen_a && !widen_b) return run_native(given, threads);
   operands o = given;
   const index_t bound = output_bound(o.op, o.size_a, o.size_b);
-  std::vector<std::uint32_t> a_values, b_values, values_out(std::size_t(std::max<index_t>(bound, 1))), b_values_out;
+  const std::size_t room = std::size_t(std::max<index_t>(bound, 1));
+  std::vector<std::uint32_t> a_values, b_values, values_out, b_values_out;
   if (widen_a) {
+    values_out.resize(room);
     a_values = widen(o.a_values, o.size_a, a_bytes);
     o.a_values = a_values.data();
     o.values_out = values_out.data();
@@ -155,7 +157,7 @@ index_t run_on_host(const operands& given, unsigned threads) {
     o.b_values = b_values.data();
     o.b_value_bytes = 4;
     if (o.paired()) {
-      b_values_out.resize(values_out.size());
+      b_values_out.resize(room);
       o.b_values_out = b_values_out.data();
     }
   }

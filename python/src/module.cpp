@@ -1,4 +1,4 @@
-// corank._corank: the Python package's compiled core. Python (corank/_operations.py) checks
+// corank._corank: the Python package's compiled core. Python (corank/_run.py) checks
 // the arrays and allocates the outputs; these functions run an operation on raw pointers,
 // the GIL released, on the GPU (ordered on a stream) or on CPU threads.
 
@@ -43,18 +43,19 @@ class device_scope {
   int previous_ = 0;
 };
 
-// An unsorted input as Python says it: which argument, and where.
-[[noreturn]] void raise_unsorted(const char* name, const corank::unsorted_input& e) {
-  const char input = e.input() == 'A' ? 'a' : 'b';
+// An unsorted input as Python says it: which argument (by its Python name), and where.
+[[noreturn]] void raise_unsorted(const std::string& name, const std::string& a_name, const std::string& b_name,
+                                 const corank::unsorted_input& e) {
+  const std::string& input = e.input() == 'A' ? a_name : b_name;
   const long long i = e.index();
-  throw nb::value_error((std::string(name) + ": `" + input + "` is not sorted: " + input + "[" + std::to_string(i) +
+  throw nb::value_error((name + ": `" + input + "` is not sorted: " + input + "[" + std::to_string(i) +
                          "] comes before " + input + "[" + std::to_string(i - 1) + "] in sorted order")
                             .c_str());
 }
 
 // Runs an operation; device < 0 runs it on CPU threads. Returns the output size, or -1 where
 // it was left in count_out on the device.
-std::int64_t run(const char* name, int op, int key_type, std::uintptr_t a, std::int64_t size_a, std::uintptr_t b,
+std::int64_t run(const std::string& name, const std::string& a_name, const std::string& b_name, int op, int key_type, std::uintptr_t a, std::int64_t size_a, std::uintptr_t b,
                  std::int64_t size_b, std::uintptr_t a_values, std::uintptr_t b_values, int a_value_bytes,
                  int b_value_bytes, std::uintptr_t keys_out, std::uintptr_t values_out, std::uintptr_t b_values_out,
                  bool count_only, std::uintptr_t count_out, int kind, bool check_sorted, int device,
@@ -83,7 +84,7 @@ std::int64_t run(const char* name, int op, int key_type, std::uintptr_t a, std::
     const device_scope on(device);
     return run_on_gpu(o, reinterpret_cast<cudaStream_t>(stream));
   } catch (const corank::unsorted_input& e) {
-    raise_unsorted(name, e);
+    raise_unsorted(name, a_name, b_name, e);
   }
 }
 
@@ -96,11 +97,14 @@ std::string gpu_unavailable_reason(int device) {
     return std::string("the CUDA runtime found no usable GPU (") + cudaGetErrorString(e) + ")";
   }
   if (count == 0) return "there is no CUDA GPU";
-  if (device >= count) return "there is no CUDA device " + std::to_string(device);
+  if (device < 0 || device >= count) return "there is no CUDA device " + std::to_string(device);
   int major = 0, minor = 0;
   cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
   cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
   const int capability = major * 10 + minor;
+  if (capability < 80) {
+    return "GPU " + std::to_string(device) + " is sm_" + std::to_string(capability) + ", and corank needs sm_80 or newer";
+  }
   // The oldest built architecture runs on it if it is no newer than the device (its PTX, JIT-compiled).
   if (capability < CORANK_PYTHON_OLDEST_ARCHITECTURE) {
     return "GPU " + std::to_string(device) + " is sm_" + std::to_string(capability) +
@@ -154,7 +158,11 @@ nb::tuple describe_dlpack(nb::ndarray<nb::ro> array) {
 // A new 1-D array of n elements in device memory (cudaMalloc'd, freed by cudaFree when the
 // last reference goes), exported through DLPack: the output for producers that are neither
 // CuPy nor PyTorch.
-nb::ndarray<> device_empty(std::int64_t n, int type, int device) {
+// (nb::array_api: an object with __dlpack__ and __dlpack_device__; a plain ndarray<> would
+// come back as a one-use DLPack capsule.)
+using device_array = nb::ndarray<nb::array_api>;
+
+device_array device_empty(std::int64_t n, int type, int device) {
   const std::size_t bytes = std::size_t(n) * dtype_size(dtype(type));
   void* data = nullptr;
   {
@@ -164,14 +172,28 @@ nb::ndarray<> device_empty(std::int64_t n, int type, int device) {
   }
   nb::capsule owner(data, [](void* p) noexcept { cudaFree(p); });
   const std::size_t shape[1] = {std::size_t(n)};
-  return nb::ndarray<>(data, 1, shape, owner, nullptr, dlpack_dtype(dtype(type)), nb::device::cuda::value, device);
+  return device_array(data, 1, shape, owner, nullptr, dlpack_dtype(dtype(type)), nb::device::cuda::value, device);
 }
 
-// The first n elements of `array` (a device_empty result), sharing its memory.
-nb::ndarray<> device_view(nb::ndarray<> array, std::int64_t n) {
+// n elements at `data` of `base` (a device_empty result, kept alive by the view).
+device_array device_view(nb::object base, std::uintptr_t data, std::int64_t n, int type, int device) {
   const std::size_t shape[1] = {std::size_t(n)};
-  return nb::ndarray<>(array.data(), 1, shape, nb::cast(array), nullptr, array.dtype(), array.device_type(),
-                       array.device_id());
+  return device_array(reinterpret_cast<void*>(data), 1, shape, base, nullptr, dlpack_dtype(dtype(type)),
+                      nb::device::cuda::value, device);
+}
+
+// Makes `consumer` wait for the work enqueued so far on `producer` (0: the legacy default
+// stream): a DLPack export or a __cuda_array_interface__ import across streams.
+void stream_wait(std::uintptr_t consumer, std::uintptr_t producer, int device) {
+  if (consumer == producer) return;
+  const auto stream = [](std::uintptr_t s) { return s == 0 ? cudaStreamLegacy : reinterpret_cast<cudaStream_t>(s); };
+  const device_scope on(device);
+  cudaEvent_t done = nullptr;
+  CORANK_TRY(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "corank: ordering two streams");
+  cudaError_t e = cudaEventRecord(done, stream(producer));
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(stream(consumer), done, 0);
+  cudaEventDestroy(done);
+  CORANK_TRY(e, "corank: ordering two streams");
 }
 
 // Copies `bytes` from device memory into host memory (DeviceArray.get()).
@@ -189,14 +211,15 @@ void copy_to_host(std::uintptr_t to, std::uintptr_t from, std::size_t bytes, int
 NB_MODULE(_corank, m) {
   using namespace corank::python;
   m.doc() = "corank's compiled core; use the functions of the corank package.";
-  m.def("run", &run, "name"_a, "op"_a, "key_type"_a, "a"_a, "size_a"_a, "b"_a, "size_b"_a, "a_values"_a, "b_values"_a,
+  m.def("run", &run, "name"_a, "a_name"_a, "b_name"_a, "op"_a, "key_type"_a, "a"_a, "size_a"_a, "b"_a, "size_b"_a, "a_values"_a, "b_values"_a,
         "a_value_bytes"_a, "b_value_bytes"_a, "keys_out"_a, "values_out"_a, "b_values_out"_a, "count_only"_a,
         "count_out"_a, "strategy"_a, "check_sorted"_a, "device"_a, "stream"_a, "threads"_a);
   m.def("gpu_unavailable_reason", &gpu_unavailable_reason, "device"_a = 0);
   m.def("pointer_device", &pointer_device, "pointer"_a);
   m.def("describe_dlpack", &describe_dlpack, "array"_a);
   m.def("device_empty", &device_empty, "n"_a, "dtype"_a, "device"_a);
-  m.def("device_view", &device_view, "array"_a, "n"_a);
+  m.def("device_view", &device_view, "base"_a, "data"_a, "n"_a, "dtype"_a, "device"_a);
+  m.def("stream_wait", &stream_wait, "consumer"_a, "producer"_a, "device"_a);
   m.def("copy_to_host", &copy_to_host, "to"_a, "from"_a, "bytes"_a, "device"_a);
   m.def("release_temporary_memory", [](int device) {
     nb::gil_scoped_release released;

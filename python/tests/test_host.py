@@ -125,8 +125,8 @@ def test_check_sorted_names_the_unsorted_input():
     (lambda: corank.set_union(np.array([1]), np.array([2]), values_a=np.array([1], np.int32),
                               values_b=np.array([1], np.int64)), TypeError, "the values must have one dtype"),
     (lambda: corank.merge(np.array([1]), np.array([2]), strategy="fastest"), ValueError, "not one of automatic"),
-    (lambda: corank.merge(np.array([1]), "text"), TypeError, "`b` is a str"),
-    (lambda: corank.merge(np.array([1]), 3), TypeError, "`b` is a int"),
+    (lambda: corank.merge(np.array([1]), "text"), TypeError, "`b` is of type str"),
+    (lambda: corank.merge(np.array([1]), 3), TypeError, "`b` is of type int"),
     (lambda: corank.set_intersection_paired(np.array([1]), np.array([1]), None, None), TypeError, "required"),
 ])
 def test_bad_arguments_get_one_sentence(call, error, message):
@@ -141,3 +141,25 @@ def test_copy_true_takes_strided_inputs():
 def test_big_endian_arrays_are_refused():
     with pytest.raises(TypeError, match="has dtype"):
         corank.merge(np.array([1, 2], dtype=">i4"), np.array([1], dtype=">i4"))
+
+
+def test_the_gil_is_released_while_the_work_runs(rng):
+    import threading
+    import time
+    a = np.sort(rng.integers(0, 1 << 40, 1 << 24))
+    span = []
+
+    def work():
+        span.append(time.perf_counter())
+        corank.set_union_count(a, a, threads=1)
+        span.append(time.perf_counter())
+
+    worker = threading.Thread(target=work)
+    seen = []  # this thread's clock while the worker runs: it can run only if the GIL is free
+    worker.start()
+    while worker.is_alive():
+        seen.append(time.perf_counter())
+    worker.join()
+    start, end = span
+    middle = [t for t in seen if start + 0.25 * (end - start) < t < end - 0.25 * (end - start)]
+    assert end - start > 0.01 and len(middle) > 100

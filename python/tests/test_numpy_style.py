@@ -48,7 +48,7 @@ def test_unsorted_input_is_sorted_first_when_asked(rng, dtype):
 
 
 def test_unsorted_input_is_refused_by_default():
-    with pytest.raises(ValueError, match="corank.union1d: `a` is not sorted"):
+    with pytest.raises(ValueError, match="corank.union1d: `ar1` is not sorted"):
         corank.union1d(np.array([3, 1]), np.array([2]))
     assert corank.union1d([1, 1, 2], [2, 5]).tolist() == [1, 2, 5]
 
