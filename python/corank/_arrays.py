@@ -12,6 +12,7 @@ from . import _corank
 DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64")
 DTYPE_NUMBER = {name: number for number, name in enumerate(DTYPES)}
 HOST = -1  # the device of host arrays
+_NUMPY_NAMES = {np.dtype(n): n for n in DTYPES}  # little-endian (native) dtypes only
 
 _KDL_CPU, _KDL_CUDA, _KDL_CUDA_MANAGED = 1, 2, 13
 
@@ -47,49 +48,61 @@ def _bad_dtype(name, what, dtype):
     return TypeError(f"{name}: `{what}` has dtype {dtype}; corank takes {', '.join(DTYPES)}")
 
 
+_torch_names = {}  # torch.dtype -> its name where corank takes it (filled on first use)
+
+
 def _torch_dtype_name(t):
-    name = str(t.dtype).replace("torch.", "")
-    return name if name in DTYPE_NUMBER else None
+    if not _torch_names:
+        torch = sys.modules["torch"]
+        _torch_names.update({getattr(torch, n): n for n in DTYPES if hasattr(torch, n)})
+    return _torch_names.get(t.dtype)
 
 
 def _describe_numpy(x, name, what, copy):
     if x.ndim != 1:
         raise _not_1d(name, what, x.shape)
-    if x.dtype.name not in DTYPE_NUMBER or x.dtype.byteorder == ">":
+    dtype = _NUMPY_NAMES.get(x.dtype)
+    if dtype is None:
         raise _bad_dtype(name, what, x.dtype)
     if not x.flags.c_contiguous:
         if not copy:
             raise _not_contiguous(name, what)
         x = np.ascontiguousarray(x)
-    return Array(x, "numpy", x.dtype.name, x.shape[0], x.ctypes.data, HOST)
+    return Array(x, "numpy", dtype, x.shape[0], x.ctypes.data, HOST)
 
 
 def _describe_torch(x, name, what, copy):
+    # Attribute reads chosen for speed: x.device builds an object, x.get_device() does not.
     if x.dim() != 1:
         raise _not_1d(name, what, x.shape)
     dtype = _torch_dtype_name(x)
     if dtype is None:
         raise _bad_dtype(name, what, x.dtype)
-    if x.device.type not in ("cuda", "cpu"):
+    device = x.get_device()  # -1 on the CPU
+    if device < 0 and x.device.type != "cpu":
         raise ValueError(f"{name}: `{what}` is on {x.device}; corank takes CUDA and CPU tensors")
-    if x.numel() > 1 and x.stride(0) != 1:
+    size = x.shape[0]
+    if size > 1 and x.stride(0) != 1:
         if not copy:
             raise _not_contiguous(name, what)
         x = x.contiguous()
-    device = x.device.index if x.device.type == "cuda" else HOST
-    return Array(x, "torch", dtype, x.numel(), x.data_ptr(), device)
+    return Array(x, "torch", dtype, size, x.data_ptr(), device if device >= 0 else HOST)
 
 
 def _describe_cupy(x, name, what, copy):
+    # 1-D contiguity from the stride (x.flags builds an object), the device from the pointer.
     if x.ndim != 1:
         raise _not_1d(name, what, x.shape)
-    if x.dtype.name not in DTYPE_NUMBER:
+    dtype = _NUMPY_NAMES.get(x.dtype)
+    if dtype is None:
         raise _bad_dtype(name, what, x.dtype)
-    if not x.flags.c_contiguous:
+    size = x.shape[0]
+    if size > 1 and x.strides[0] != x.itemsize:
         if not copy:
             raise _not_contiguous(name, what)
         x = x.copy()
-    return Array(x, "cupy", x.dtype.name, x.shape[0], x.data.ptr, x.device.id)
+    memory = x.data
+    return Array(x, "cupy", dtype, size, memory.ptr, memory.device_id)
 
 
 def _describe_cuda_array_interface(x, name, what):
