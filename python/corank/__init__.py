@@ -15,7 +15,7 @@ on CPU threads, GPU input on its GPU, ordered on the framework's current stream.
     set_*_count                their output sizes
     set_intersection_paired    the intersection with both sides' values
     union1d, intersect1d, setdiff1d, setxor1d
-                               NumPy's distinct-value set routines, one pass on sorted input
+                               NumPy's distinct-value set routines on sorted input
     release_temporary_memory   return the GPU memory corank keeps between calls
     gpu_unavailable_reason     why the GPU path cannot run here ("" where it can)
 """

@@ -8,6 +8,7 @@
 // They are run-aware (relation, new_key): a step writes only the first copy of its key on the
 // path. The last three partition by balanced path, so a key's first copies in A and B meet as
 // relation::equal: a key that comes first as a_first or b_first is in one input only.
+// The CPU backend runs all four; the GPU runs union_distinct_op only (gpu_distinct.cu says why).
 
 #include <corank/op.hpp>
 
