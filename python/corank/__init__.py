@@ -14,6 +14,7 @@ on CPU threads, GPU input on its GPU, ordered on the framework's current stream.
                                multiset set operations (std::set_union's rules), with values
     set_*_count                their output sizes
     set_intersection_paired    the intersection with both sides' values
+    find_unsorted              where an array stops being sorted
     union1d, intersect1d, setdiff1d, setxor1d
                                NumPy's distinct-value set routines on sorted input
     release_temporary_memory   return the GPU memory corank keeps between calls
@@ -23,14 +24,14 @@ on CPU threads, GPU input on its GPU, ordered on the framework's current stream.
 from . import _corank
 from ._arrays import DeviceArray
 from ._numpy_style import intersect1d, setdiff1d, setxor1d, union1d
-from ._set_operations import (merge, set_difference, set_difference_count, set_intersection, set_intersection_count,
+from ._set_operations import (find_unsorted, merge, set_difference, set_difference_count, set_intersection, set_intersection_count,
                               set_intersection_paired, set_symmetric_difference, set_symmetric_difference_count,
                               set_union, set_union_count)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "DeviceArray", "gpu_unavailable_reason", "intersect1d", "merge", "release_temporary_memory", "set_difference",
+    "DeviceArray", "find_unsorted", "gpu_unavailable_reason", "intersect1d", "merge", "release_temporary_memory", "set_difference",
     "set_difference_count", "set_intersection", "set_intersection_count", "set_intersection_paired",
     "set_symmetric_difference", "set_symmetric_difference_count", "set_union", "set_union_count", "setdiff1d",
     "setxor1d", "union1d",

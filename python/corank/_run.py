@@ -42,7 +42,8 @@ def _strategy_number(name, strategy):
 _gpu_reasons = {}  # device -> why it cannot run corank ("" where it can); asked once per device
 
 
-def _gpu_check(name, device):
+def gpu_check(name, device):
+    """Raises RuntimeError, saying why, where `device` cannot run corank."""
     reason = _gpu_reasons.get(device)
     if reason is None:
         reason = _gpu_reasons[device] = _corank.gpu_unavailable_reason(device)
@@ -81,7 +82,7 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
     on_gpu = device != HOST
     handle = 0
     if on_gpu:
-        _gpu_check(name, device)
+        gpu_check(name, device)
         handle = _arrays.stream_handle(A, stream)
         for x in (A, B, VA, VB):  # producers that say which stream wrote their arrays
             if x is not None and x.ready_on is not None:

@@ -1,6 +1,7 @@
 """merge and the multiset set operations, their counts and the paired intersection: the
 C++ library's operations (corank::merge, corank::set_union, ...) for Python arrays."""
 
+from . import _arrays, _corank
 from . import _run as r
 
 _COMMON = """
@@ -125,3 +126,22 @@ def set_intersection_paired(a, b, values_a, values_b, *, strategy="automatic", c
     return r.run(r.INTERSECTION, "corank.set_intersection_paired", a, b, values_a, values_b, paired=True,
                  strategy=strategy, check_sorted=check_sorted, count_on_device=count_on_device, stream=stream,
                  threads=threads, copy=copy)
+
+
+def find_unsorted(x, *, stream=None, copy=False):
+    """The first index i with x[i] before x[i - 1] in sorted order (floats: NaNs last), or
+    len(x) where x is sorted (corank::find_unsorted): one read of x, on x's GPU (waiting for
+    the stream) or on the CPU. x: any 1-D array the other functions take; stream and copy as
+    in corank.merge.
+
+    >>> corank.find_unsorted(np.array([1, 2, 2, 1, 5]))
+    3
+    """
+    name = "corank.find_unsorted"
+    X = _arrays.describe(x, name, "x", copy)
+    device = 0 if X.device is None else X.device
+    handle = 0
+    if device != _arrays.HOST:
+        r.gpu_check(name, device)
+        handle = _arrays.stream_handle(X, stream)
+    return _corank.find_unsorted(_arrays.DTYPE_NUMBER[X.dtype], X.ptr, X.size, device, handle)

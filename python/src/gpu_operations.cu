@@ -106,6 +106,24 @@ void check_sorted_on_gpu(const operands& o, cudaStream_t stream) {
   });
 }
 
+index_t find_unsorted_on_gpu(dtype key_type, const void* keys, index_t n, cudaStream_t stream) {
+  temporaries temp(stream);
+  const std::size_t key_bytes = dtype_size(key_type);
+  if (key_bytes < 4) {
+    keys = widen(temp, keys, n, key_bytes, is_signed(key_type), stream);
+    key_type = is_signed(key_type) ? dtype::int32 : dtype::uint32;
+  }
+  return visit_dtype(key_type, [&](auto tag) -> index_t {
+    using Key = typename decltype(tag)::type;
+    if constexpr (sizeof(Key) < 4) {
+      return -1;  // widened above
+    } else {
+      const Key* first = static_cast<const Key*>(keys);
+      return corank::find_unsorted(first, first + n, key_order<Key>{}, stream);
+    }
+  });
+}
+
 index_t run_on_gpu(const operands& given, cudaStream_t stream) {
   operands o = given;
   temporaries temp(stream);

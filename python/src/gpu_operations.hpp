@@ -26,4 +26,7 @@ index_t run_gpu_distinct(const operands& o, cudaStream_t stream);
 // corank::check_sorted of A and B, for the kernels' key types.
 void check_sorted_on_gpu(const operands& o, cudaStream_t stream);
 
+// corank::find_unsorted of n keys of any dtype (waits for the stream).
+index_t find_unsorted_on_gpu(dtype key_type, const void* keys, index_t n, cudaStream_t stream);
+
 }  // namespace corank::python

@@ -135,6 +135,14 @@ void narrow(const std::vector<std::uint32_t>& wide, void* to, index_t n, std::si
 
 }  // namespace
 
+index_t find_unsorted_on_host(dtype key_type, const void* keys, index_t n) {
+  return visit_dtype(key_type, [&](auto tag) {
+    using Key = typename decltype(tag)::type;
+    const Key* first = static_cast<const Key*>(keys);
+    return host::find_unsorted(first, first + n, key_order<Key>{});
+  });
+}
+
 // Values of 1 and 2 bytes travel as 4 (the runners compile for payloads of 4 and 8 bytes).
 index_t run_on_host(const operands& given, unsigned threads) {
   const std::size_t a_bytes = given.a_value_bytes, b_bytes = given.b_value_bytes;

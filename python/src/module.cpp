@@ -88,6 +88,15 @@ std::int64_t run(const std::string& name, const std::string& a_name, const std::
   }
 }
 
+// The first i with keys[i] before keys[i - 1], or n; device < 0: on the host.
+std::int64_t find_unsorted(int key_type, std::uintptr_t keys, std::int64_t n, int device, std::uintptr_t stream) {
+  nb::gil_scoped_release released;
+  const void* first = reinterpret_cast<const void*>(keys);
+  if (device < 0) return find_unsorted_on_host(dtype(key_type), first, n);
+  const device_scope on(device);
+  return find_unsorted_on_gpu(dtype(key_type), first, n, reinterpret_cast<cudaStream_t>(stream));
+}
+
 // Why the GPU path cannot run, or "" where it can: no CUDA driver or device, or a device
 // older than the architectures the kernels were built for.
 std::string gpu_unavailable_reason(int device) {
@@ -214,6 +223,7 @@ NB_MODULE(_corank, m) {
   m.def("run", &run, "name"_a, "a_name"_a, "b_name"_a, "op"_a, "key_type"_a, "a"_a, "size_a"_a, "b"_a, "size_b"_a, "a_values"_a, "b_values"_a,
         "a_value_bytes"_a, "b_value_bytes"_a, "keys_out"_a, "values_out"_a, "b_values_out"_a, "count_only"_a,
         "count_out"_a, "strategy"_a, "check_sorted"_a, "device"_a, "stream"_a, "threads"_a);
+  m.def("find_unsorted", &find_unsorted, "key_type"_a, "keys"_a, "n"_a, "device"_a, "stream"_a);
   m.def("gpu_unavailable_reason", &gpu_unavailable_reason, "device"_a = 0);
   m.def("pointer_device", &pointer_device, "pointer"_a);
   m.def("describe_dlpack", &describe_dlpack, "array"_a);

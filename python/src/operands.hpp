@@ -114,4 +114,7 @@ using key_order = std::conditional_t<std::is_floating_point_v<Key>, corank::nan_
 // Runs o on CPU threads (0: every hardware thread); returns the output size.
 index_t run_on_host(const operands& o, unsigned threads);
 
+// The first i in [1, n) with keys[i] before keys[i - 1] in key_order, or n (corank::host::find_unsorted).
+index_t find_unsorted_on_host(dtype key_type, const void* keys, index_t n);
+
 }  // namespace corank::python

@@ -212,6 +212,15 @@ def test_jax_arrays(rng):
     assert ref.same(np.asarray(back), corank.set_difference(a, b))
 
 
+@pytest.mark.parametrize("dtype", ref.KEY_DTYPES)
+def test_find_unsorted_matches_the_cpu_backend(rng, dtype):
+    for n in (1, 5000, 100000):
+        x, _ = ref.SHAPES["interleaved"](rng, dtype, n)
+        assert corank.find_unsorted(cupy.asarray(x)) == len(x)
+        x[len(x) * 2 // 3:] = x[len(x) * 2 // 3:][::-1].copy()
+        assert corank.find_unsorted(cupy.asarray(x)) == corank.find_unsorted(x)
+
+
 def test_release_temporary_memory_and_the_gpu_reason():
     assert corank.gpu_unavailable_reason() == ""
     corank.release_temporary_memory()

@@ -163,3 +163,18 @@ def test_the_gil_is_released_while_the_work_runs(rng):
     start, end = span
     middle = [t for t in seen if start + 0.25 * (end - start) < t < end - 0.25 * (end - start)]
     assert end - start > 0.01 and len(middle) > 100
+
+
+@pytest.mark.parametrize("dtype", ref.KEY_DTYPES)
+def test_find_unsorted_gives_the_first_break(rng, dtype):
+    for n in (0, 1, 2, 1000):
+        x, _ = ref.SHAPES["long_runs"](rng, dtype, n)
+        assert corank.find_unsorted(x) == len(x)
+        if len(x) > 2:
+            x = x.copy()
+            i = int(rng.integers(1, len(x)))
+            x[i:] = np.sort(x[i:])[::-1]  # breaks at the first i with x[i] < x[i - 1]
+            order = [ref._key(v) for v in x]
+            first = next((k for k in range(1, len(x)) if order[k] < order[k - 1]), len(x))
+            assert corank.find_unsorted(x) == first
+    assert corank.find_unsorted([1.0, np.nan, 2.0]) == 2  # NaNs sort last
