@@ -10,7 +10,8 @@ import numpy.typing as npt
 
 __version__: str
 __all__ = [
-    "DeviceArray", "gpu_unavailable_reason", "intersect1d", "merge", "release_temporary_memory", "set_difference",
+    "DeviceArray",
+    "find_unsorted", "gpu_unavailable_reason", "intersect1d", "merge", "release_temporary_memory", "set_difference",
     "set_difference_count", "set_intersection", "set_intersection_count", "set_intersection_paired",
     "set_symmetric_difference", "set_symmetric_difference_count", "set_union", "set_union_count", "setdiff1d",
     "setxor1d", "union1d",

@@ -3,6 +3,7 @@ and data pointer; and how it makes outputs of the same kind (NumPy in, NumPy out
 CuPy out; PyTorch in, PyTorch out; any other CUDA array in, a DeviceArray out)."""
 
 import sys
+import warnings
 
 import numpy as np
 
@@ -78,15 +79,18 @@ def _describe_torch(x, name, what, copy):
     dtype = _torch_dtype_name(x)
     if dtype is None:
         raise _bad_dtype(name, what, x.dtype)
-    device = x.get_device()  # -1 on the CPU
-    if device < 0 and x.device.type != "cpu":
+    if x.is_cuda:
+        device = x.get_device()
+    elif x.device.type == "cpu":
+        device = HOST
+    else:
         raise ValueError(f"{name}: `{what}` is on {x.device}; corank takes CUDA and CPU tensors")
     size = x.shape[0]
     if size > 1 and x.stride(0) != 1:
         if not copy:
             raise _not_contiguous(name, what)
         x = x.contiguous()
-    return Array(x, "torch", dtype, size, x.data_ptr(), device if device >= 0 else HOST)
+    return Array(x, "torch", dtype, size, x.data_ptr(), device)
 
 
 def _describe_cupy(x, name, what, copy):
@@ -184,7 +188,9 @@ def _allocate(like, n, dtype, device, stream, stream_given):
             return torch.empty(n, dtype=getattr(torch, dtype))
         if not stream_given:
             return torch.empty(n, dtype=getattr(torch, dtype), device=like.obj.device)
-        with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=like.obj.device)):
+        given = (torch.cuda.default_stream(device) if stream == 0  # ExternalStream(0) is another stream
+                 else torch.cuda.ExternalStream(stream, device=like.obj.device))
+        with torch.cuda.stream(given):
             return torch.empty(n, dtype=getattr(torch, dtype), device=like.obj.device)
     if like.kind == "cupy":
         cupy = sys.modules["cupy"]
@@ -193,9 +199,17 @@ def _allocate(like, n, dtype, device, stream, stream_given):
         with cupy.cuda.Device(device):
             if not stream_given:
                 return cupy.empty(n, dtype=dtype)
-            with cupy.cuda.ExternalStream(stream):
+            with _cupy_stream(cupy, stream):
                 return cupy.empty(n, dtype=dtype)
     return DeviceArray(_corank.device_empty(n, DTYPE_NUMBER[dtype], device), stream)
+
+
+def _cupy_stream(cupy, handle):
+    """A CuPy stream object for a raw handle. ExternalStream, deprecated in CuPy 14, never
+    destroys the handle; its replacement's objects may, in versions without the guard."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return cupy.cuda.ExternalStream(handle)
 
 
 def data_pointer(x):
@@ -289,6 +303,7 @@ class DeviceArray:
         """A NumPy copy (waits for the device)."""
         out = np.empty(self.size, dtype=self.dtype)
         if self.size:
+            _corank.stream_wait(0, self._stream, self.device)  # the copy runs on the legacy default stream
             _corank.copy_to_host(out.ctypes.data, self.ptr, out.nbytes, self.device)
         return out
 

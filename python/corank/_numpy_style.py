@@ -63,8 +63,10 @@ def _distinct(op, name, ar1, ar2, assume_sorted, check_sorted, stream, threads):
     # On the GPU the balanced-path distinct ops run 2.5-4.3x the instructions of the multiset
     # ones (bench/RESULTS.md, "The Python package"): there, a multiset operation and the
     # merge-path distinct union (each key once) do the same job in two or three passes.
+    device = A.device if A.device is not None else 0  # None: an empty array whose pointer names no device
+
     def distinct(x, which, checked=check):
-        return step(r.UNION_DISTINCT, x, _arrays.empty(A, 0, A.dtype, A.device), (which, which), checked)
+        return step(r.UNION_DISTINCT, x, _arrays.empty(A, 0, A.dtype, device), (which, which), checked)
 
     if op == r.INTERSECTION_DISTINCT:
         return distinct(step(r.INTERSECTION, a, b), "ar1", checked=False)

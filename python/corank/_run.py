@@ -76,6 +76,8 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
             raise TypeError(f"{name}: `values_a` is {VA.dtype} and `values_b` {VB.dtype}; the values must have "
                             "one dtype (the paired intersection keeps each side's)")
     kind = _strategy_number(name, strategy)
+    if not isinstance(threads, int) or not 0 <= threads <= 65536:
+        raise ValueError(f"{name}: threads={threads!r}: give 0 (every hardware thread) or a count up to 65536")
     device = A.device if A.device is not None else B.device
     if device is None:  # empty CUDA arrays whose pointers name no device
         device = 0
@@ -87,6 +89,12 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
         for x in (A, B, VA, VB):  # producers that say which stream wrote their arrays
             if x is not None and x.ready_on is not None:
                 _corank.stream_wait(handle, x.ready_on, device)
+        # On a stream of the caller's choice, after the work (copies, sorts) on the framework's
+        # current one; that one waits in turn (below), so its pool reuses those copies after us.
+        framework_stream = _arrays.stream_handle(A, None) if stream is not None and A.kind in ("cupy", "torch") \
+            else handle
+        if framework_stream != handle:
+            _corank.stream_wait(handle, framework_stream, device)
     new = lambda n, dtype: _arrays.empty(A, n, dtype, device, handle, stream is not None)  # noqa: E731
 
     bound = 0 if count_only else _bound(op, A.size, B.size)
@@ -112,6 +120,8 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
         count_only, pointer(count) if count is not None else 0,
         kind, check_sorted, device if on_gpu else HOST, handle, threads)
 
+    if on_gpu and framework_stream != handle:
+        _corank.stream_wait(framework_stream, handle, device)
     if count_on_device and not on_gpu:  # the same shape of result as on the GPU
         count = new(1, "int64")
         count[0] = size

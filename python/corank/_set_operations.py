@@ -144,4 +144,6 @@ def find_unsorted(x, *, stream=None, copy=False):
     if device != _arrays.HOST:
         r.gpu_check(name, device)
         handle = _arrays.stream_handle(X, stream)
+        if X.ready_on is not None:
+            _corank.stream_wait(handle, X.ready_on, device)
     return _corank.find_unsorted(_arrays.DTYPE_NUMBER[X.dtype], X.ptr, X.size, device, handle)

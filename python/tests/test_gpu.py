@@ -115,6 +115,23 @@ def test_work_is_ordered_on_the_current_and_the_given_stream(rng):
     assert ref.same(host(got), expected)
 
 
+def test_a_given_stream_orders_copies_reads_and_producers(rng):
+    a, b = ref.SHAPES["interleaved"](rng, "int32", 1 << 20)
+    strided = cupy.zeros(2 * len(a), dtype=cupy.int32)
+    strided[::2] = cupy.asarray(a)  # copy=True copies it on CuPy's current stream
+    other = cupy.cuda.Stream(non_blocking=True)
+    got = corank.set_union(strided[::2], cupy.asarray(b), copy=True, stream=other)
+    other.synchronize()
+    assert ref.same(host(got), corank.set_union(a, b))
+    got = corank.union1d(cupy.asarray(a[::-1].copy()), cupy.asarray(b), assume_sorted=False, stream=other)
+    other.synchronize()
+    assert ref.same(host(got), np.union1d(a, b))
+    merged = corank.merge(DLPackOnly(cupy.asarray(a)), DLPackOnly(cupy.asarray(b)), stream=other.ptr)
+    assert ref.same(merged.get(), corank.merge(a, b))  # get() waits for the stream merge wrote on
+    empty = InterfaceOnly(cupy.empty(0, dtype=cupy.int32))
+    assert len(corank.setdiff1d(empty, empty)) == 0 and len(corank.setxor1d(empty, empty)) == 0
+
+
 def test_unsorted_input_and_a_host_device_mix_are_refused():
     da = cupy.asarray(np.array([1, 3, 2], dtype=np.int32))
     with pytest.raises(ValueError, match=r"corank.set_union: `a` is not sorted: a\[2\] comes before a\[1\]"):
@@ -185,6 +202,8 @@ def test_pytorch_tensors(rng):
     got = corank.set_union(ta, tb)
     assert isinstance(got, torch.Tensor) and got.device == ta.device and got.dtype == torch.int64
     assert ref.same(host(got), corank.set_union(a, b))
+    on_default = corank.set_union(ta, tb, stream=torch.cuda.default_stream())
+    assert ref.same(host(on_default), corank.set_union(a, b))
     stream = torch.cuda.Stream()
     with torch.cuda.stream(stream):
         keys, values = corank.merge(ta, tb, values_a=ta.float(), values_b=tb.float())
@@ -198,6 +217,16 @@ def test_pytorch_tensors(rng):
     # DLPack round trip: a CuPy result viewed by PyTorch, no copy.
     result = corank.set_intersection(cupy.asarray(a), cupy.asarray(b))
     assert torch.from_dlpack(result).data_ptr() == result.data.ptr
+
+
+def test_numba_arrays(rng):
+    numba_cuda = pytest.importorskip("numba.cuda", reason="Numba is not installed")
+    a, b = ref.SHAPES["long_runs"](rng, "float32", 20000)
+    got = corank.set_union(numba_cuda.to_device(a), numba_cuda.to_device(b))  # __cuda_array_interface__
+    assert isinstance(got, corank.DeviceArray)
+    back = numba_cuda.as_cuda_array(got)  # no copy
+    assert back.__cuda_array_interface__["data"][0] == got.ptr
+    assert ref.same(back.copy_to_host(), corank.set_union(a, b))
 
 
 def test_jax_arrays(rng):

@@ -178,3 +178,21 @@ def test_find_unsorted_gives_the_first_break(rng, dtype):
             first = next((k for k in range(1, len(x)) if order[k] < order[k - 1]), len(x))
             assert corank.find_unsorted(x) == first
     assert corank.find_unsorted([1.0, np.nan, 2.0]) == 2  # NaNs sort last
+
+
+def test_many_threads_give_what_one_thread_gives(rng):
+    a = np.sort(rng.integers(0, 1 << 21, 1 << 20))
+    b = np.sort(rng.integers(0, 1 << 21, (1 << 20) + 7))
+    for function in (corank.merge, corank.set_union, corank.set_intersection, corank.set_difference,
+                     corank.set_symmetric_difference, corank.union1d, corank.intersect1d, corank.setdiff1d,
+                     corank.setxor1d):
+        one = function(a, b, threads=1)
+        for threads in (3, 16, 0):
+            assert ref.same(function(a, b, threads=threads), one), (function.__name__, threads)
+    assert np.array_equal(corank.intersect1d(a, b, threads=4), np.intersect1d(a, b))
+
+
+@pytest.mark.parametrize("threads", [-1, 2**32, 1.5])
+def test_a_bad_thread_count_is_refused(threads):
+    with pytest.raises(ValueError, match="threads="):
+        corank.merge(np.array([1]), np.array([2]), threads=threads)
