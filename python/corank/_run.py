@@ -76,7 +76,7 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
             raise TypeError(f"{name}: `values_a` is {VA.dtype} and `values_b` {VB.dtype}; the values must have "
                             "one dtype (the paired intersection keeps each side's)")
     kind = _strategy_number(name, strategy)
-    if not isinstance(threads, int) or not 0 <= threads <= 65536:
+    if not isinstance(threads, (int, np.integer)) or not 0 <= threads <= 65536:
         raise ValueError(f"{name}: threads={threads!r}: give 0 (every hardware thread) or a count up to 65536")
     device = A.device if A.device is not None else B.device
     if device is None:  # empty CUDA arrays whose pointers name no device
