@@ -280,7 +280,7 @@ class DeviceArray:
         """x[:n], the first n elements (no copy); other indexing: copy with get() first."""
         if not isinstance(index, slice) or index.start not in (None, 0) or index.step not in (None, 1):
             raise TypeError("corank.DeviceArray takes only x[:n]; use x.get() (a NumPy copy) or a DLPack consumer")
-        n = min(self.size, self.size if index.stop is None else max(0, index.stop if index.stop >= 0 else self.size + index.stop))
+        n = max(0, index.indices(self.size)[1])  # the stop, clipped as Python clips it
         return DeviceArray(_corank.device_view(self._array, self.ptr, n, DTYPE_NUMBER[self.dtype], self.device),
                            self._stream)
 
