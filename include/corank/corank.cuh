@@ -8,8 +8,10 @@
 #include <corank/error.hpp>
 #include <corank/host/check_sorted.hpp>
 #include <corank/host/merge.hpp>
+#include <corank/host/merge_runs.hpp>
 #include <corank/host/operation.hpp>
 #include <corank/host/set_operations.hpp>
+#include <corank/host/sort.hpp>
 #include <corank/memory.hpp>
 #include <corank/merge.cuh>
 #include <corank/op.hpp>
