@@ -14,8 +14,10 @@
 #include <corank/host/sort.hpp>
 #include <corank/memory.hpp>
 #include <corank/merge.cuh>
+#include <corank/merge_runs.cuh>
 #include <corank/op.hpp>
 #include <corank/operation.cuh>
 #include <corank/strategy.hpp>
 #include <corank/tuning.hpp>
 #include <corank/set_operations.cuh>
+#include <corank/sort.cuh>

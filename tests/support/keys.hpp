@@ -124,8 +124,10 @@ std::string key_to_string(const K& k) {
     return std::to_string(k) + (source <= 1 ? std::string(source == 0 ? " (A[" : " (B[") +
                                                   std::to_string(k & 0xFFFFFFFFu) + "])"
                                             : std::string());
-  } else {
+  } else if constexpr (std::is_arithmetic_v<K>) {
     return std::to_string(k);  // int8 prints as a number, not a character
+  } else {
+    return "(" + std::to_string(sizeof(K)) + "-byte key)";
   }
 }
 

@@ -1,0 +1,441 @@
+#pragma once
+// The kernels of the k-way merge and the sort.
+//
+// A k-way pass merges groups of up to max_group consecutive runs, each group into one run
+// in its place. Its tiles come from the multi-way co-rank: a tile boundary is an element e
+// of a group, and every run's split at e is the count of its elements that come before e
+// in the stable order (key, then run, then position), found by one binary search per run.
+// Where e comes from: every `stride`-th element of each run is sampled, the samples are
+// merged (the same pass, one level down, on a stride-times smaller input), and every
+// `per_tile`-th merged sample of a group is a boundary. A tile then holds at most
+// per_tile * stride + group * (stride - 1) elements (each run adds at most stride - 1 beyond
+// its samples), which fits the block's buffer by the choice of per_tile; and the binary
+// search in run j only looks between two of its samples, stride elements, once the sample
+// of run j (in L2) has said where.
+//
+// A block per tile then stages each run's window side by side in shared memory and merges
+// them (block_merge_runs.cuh); the block sort sorts each thread's items in registers and
+// merges the threads' runs the same way.
+
+#include <corank/config.hpp>
+#include <corank/detail/block_merge_runs.cuh>
+#include <corank/detail/merge_args.hpp>
+#include <corank/detail/stage_window.cuh>
+#include <corank/detail/store_tile.cuh>
+#include <corank/detail/uninitialized_array.cuh>
+
+#include <cub/block/block_scan.cuh>
+
+#include <iterator>
+#include <type_traits>
+
+namespace corank::detail {
+
+// At most this many runs are merged by one tile (a group).
+inline constexpr int max_group = 64;
+
+// A block's threads and items for the k-way tiles and the block sort, by the bytes an
+// element moves; the samples' stride keeps a sample a few sectors apart.
+template <class Key, class Value>
+struct multiway_shape {
+  static constexpr int element_bytes = int(sizeof(Key)) + (is_used_v<Value> ? int(sizeof(Value)) : 0);
+  static constexpr int threads = 256;
+  // Odd, so that the threads' serial walks (thread t at t * items) fall in distinct banks.
+  static constexpr int items = element_bytes <= 4 ? 15 : element_bytes <= 8 ? 7 : element_bytes <= 24 ? 5 : 3;
+  static constexpr int tile = threads * items;
+  // The samples' stride for `group` runs a tile: a few sectors apart (128 bytes) where the
+  // slack allows, so that gathering them reads a fraction of the sectors, and at most half
+  // the tile of slack (group * (stride - 1)).
+  static constexpr index_t stride(int group) {
+    const index_t apart = sizeof(Key) >= 64 ? 2 : index_t(128 / sizeof(Key));
+    const index_t room = tile / (2 * index_t(group));
+    return room < 2 ? 2 : (room < apart ? room : apart);
+  }
+  // Merged samples a tile spans, at least 1 (tile >= 4 * max_group).
+  static constexpr index_t samples_per_tile(int group) { return (tile - group * (stride(group) - 1)) / stride(group); }
+  static_assert(tile >= 4 * max_group, "a tile must hold a group's slack");
+};
+
+// Runs that lie in one sequence: run j starts at base + offsets[j].
+template <class Iterator>
+struct contiguous_runs {
+  Iterator base;
+  const index_t* offsets;
+  using value_type = typename std::iterator_traits<Iterator>::value_type;
+  __device__ Iterator run(index_t j) const { return base + offsets[j]; }
+};
+
+// Runs anywhere: run j starts at pointers[j].
+template <class T>
+struct listed_runs {
+  const T* const* pointers;
+  using value_type = T;
+  __device__ const T* run(index_t j) const { return pointers[j]; }
+};
+
+template <class Runs>
+using run_value_t = typename std::conditional_t<is_used_v<Runs>, Runs, contiguous_runs<const char*>>::value_type;
+
+// Where a level's boundaries come from (see the top); null where every group is one tile.
+template <class Key>
+struct multiway_sample {
+  const index_t* offsets = nullptr;  // runs + 1: run j's samples are keys[offsets[j], offsets[j + 1])
+  const Key* keys = nullptr;
+  const Key* merged_keys = nullptr;     // merged group by group, group g at offsets[g * group]
+  const index_t* merged_tags = nullptr;  // each merged sample's position in the level's input
+  const index_t* tile_offsets = nullptr; // groups + 1: each group's first tile
+  index_t stride = 1;
+  index_t per_tile = 1;
+};
+
+// The first position in [low, high) at which `after(x)` holds for the sorted run, or high.
+template <class Iterator, class After>
+__device__ index_t first_where(Iterator run, index_t low, index_t high, After after) {
+  while (low < high) {
+    const index_t mid = low + (high - low) / 2;
+    if (after(run[mid])) {
+      high = mid;
+    } else {
+      low = mid + 1;
+    }
+  }
+  return low;
+}
+
+// By one warp: every run's split (its elements before the boundary) at boundary `b` of the
+// group of runs [first, first + runs), into split[0, runs). b == 0 is the group's start,
+// b == tiles its end; between them, the b-th splitter of the group's merged samples.
+template <class Runs, class Key, class Compare>
+__device__ void multiway_splits(const Runs& runs_in, const index_t* offsets, index_t first, int runs,
+                                const multiway_sample<Key>& sample, index_t b, index_t tiles, index_t* split,
+                                Compare& comp) {
+  const int lane = int(threadIdx.x % 32);
+  if (b == 0 || b == tiles) {
+    for (int j = lane; j < runs; j += 32)
+      split[j] = b == 0 ? 0 : offsets[first + j + 1] - offsets[first + j];
+    return;
+  }
+  const index_t at = sample.offsets[first] + b * sample.per_tile;
+  const Key x = sample.merged_keys[at];
+  const index_t position = sample.merged_tags[at];
+  // The splitter's run: the last of the group that starts at or before its position.
+  index_t r = first;
+  for (index_t low = first, high = first + runs - 1; low <= high;) {
+    const index_t mid = low + (high - low) / 2;
+    if (offsets[mid] <= position) {
+      r = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  for (int i = lane; i < runs; i += 32) {
+    const index_t j = first + i;
+    if (j == r) {
+      split[i] = position - offsets[j];
+      continue;
+    }
+    // Runs before the splitter's put their copies of x before it, runs after it after.
+    auto after = [&](const Key& y) { return j < r ? comp(x, y) : !comp(y, x); };
+    const index_t samples = first_where(sample.keys + sample.offsets[j], 0,
+                                        sample.offsets[j + 1] - sample.offsets[j], after);
+    const index_t size = offsets[j + 1] - offsets[j];
+    const index_t low = samples * sample.stride;
+    const index_t high = low + sample.stride - 1 < size ? low + sample.stride - 1 : size;
+    split[i] = first_where(runs_in.run(j), low, high, after);
+  }
+}
+
+// Copies one element global -> shared, asynchronously where the types allow.
+template <class T, class Iterator>
+__device__ __forceinline__ void stage_element(T* to, Iterator from) {
+  if constexpr (copies_async_v<T, Iterator>) {
+    copy_async<int(sizeof(T))>(true, shared_address(to), from);
+  } else {
+    *to = *from;
+  }
+}
+
+__device__ __forceinline__ void wait_for_staged() {
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+
+// Tile t's group g, its place b among the group's tiles and their count; false past the
+// last tile. Without samples, tile t is group t.
+template <class Key>
+__device__ bool tile_of_group(const multiway_sample<Key>& sample, index_t runs, int group, index_t t, index_t& g,
+                              index_t& b, index_t& tiles) {
+  const index_t groups = (runs + group - 1) / group;
+  if (sample.tile_offsets == nullptr) {
+    g = t;
+    b = 0;
+    tiles = 1;
+    return t < groups;
+  }
+  if (t >= sample.tile_offsets[groups]) return false;
+  index_t low = 0, high = groups - 1;  // the last group whose first tile is at or before t
+  while (low < high) {
+    const index_t mid = (low + high + 1) / 2;
+    if (sample.tile_offsets[mid] <= t) {
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  g = low;
+  b = t - sample.tile_offsets[g];
+  tiles = sample.tile_offsets[g + 1] - sample.tile_offsets[g];
+  return true;
+}
+
+// The split pass: a warp per tile finds the tile's first splits, row t of `splits` (group
+// entries a row). All tiles' searches run at once, so their chains of dependent loads
+// overlap, rather than each tile's delaying its block.
+template <class Runs, class Key, class Compare>
+__global__ void __launch_bounds__(256)
+    multiway_splits_kernel(Runs keys, const index_t* offsets, index_t runs, int group, multiway_sample<Key> sample,
+                           index_t tiles_bound, index_t* splits, Compare comp) {
+  const index_t t = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  index_t g = 0, b = 0, tiles = 1;
+  if (t >= tiles_bound || !tile_of_group(sample, runs, group, t, g, b, tiles)) return;
+  const index_t first = g * group;
+  const int in_group = int(runs - first < group ? runs - first : group);
+  multiway_splits(keys, offsets, first, in_group, sample, b, tiles, splits + t * group, comp);
+}
+
+template <class Shape, class Key, class Value>
+struct multiway_storage {
+  uninitialized_array<Key, Shape::tile> keys[2];
+  uninitialized_array<Value, is_used_v<Value> ? Shape::tile : 1> values[2];
+  index_t begin[max_group];
+  index_t end[max_group];
+  int starts[(Shape::threads > max_group ? Shape::threads : max_group) + 1];  // the runs' (block sort: threads')
+};
+
+// One tile of a k-way pass per block: its group and place among the group's tiles, every
+// run's window, staged, merged, stored at the tile's output position.
+template <class Shape, class KeyRuns, class ValueRuns, class KeysOut, class ValuesOut, class Compare>
+__global__ void __launch_bounds__(Shape::threads)
+    multiway_tile_kernel(KeyRuns keys, ValueRuns values, const index_t* offsets, index_t runs, int group,
+                         multiway_sample<run_value_t<KeyRuns>> sample, const index_t* splits, KeysOut keys_out,
+                         ValuesOut values_out, Compare comp) {
+  using Key = run_value_t<KeyRuns>;
+  using Value = std::conditional_t<is_used_v<ValueRuns>, run_value_t<ValueRuns>, unused>;
+  constexpr bool with_values = is_used_v<ValueRuns>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& s = *reinterpret_cast<multiway_storage<Shape, Key, Value>*>(shared_bytes);
+
+  index_t g = 0, b = 0, tiles = 1;
+  if (!tile_of_group(sample, runs, group, index_t(blockIdx.x), g, b, tiles)) return;
+  const index_t first = g * group;
+  const int in_group = int(runs - first < group ? runs - first : group);
+
+  // This tile's splits are row blockIdx.x of the split pass's; its end, the next row, or the
+  // group's end after its last tile.
+  for (int j = int(threadIdx.x); j < in_group; j += Shape::threads) {
+    s.begin[j] = splits == nullptr ? 0 : splits[index_t(blockIdx.x) * group + j];
+    s.end[j] = b + 1 < tiles ? splits[(index_t(blockIdx.x) + 1) * group + j] : offsets[first + j + 1] - offsets[first + j];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int at = 0;
+    for (int j = 0; j < in_group; ++j) {
+      s.starts[j] = at;
+      at += int(s.end[j] - s.begin[j]);
+    }
+    s.starts[in_group] = at;
+  }
+  __syncthreads();
+
+  const shared_runs tile{s.starts, in_group};
+  const int total = tile.total();
+  for (int e = int(threadIdx.x); e < total; e += Shape::threads) {
+    const int j = tile.run_at(e);
+    const index_t from = s.begin[j] + (e - s.starts[j]);
+    stage_element(s.keys[0].data() + e, keys.run(first + j) + from);
+    if constexpr (with_values) stage_element(s.values[0].data() + e, values.run(first + j) + from);
+  }
+  wait_for_staged();
+  __syncthreads();
+
+  Key* const key_buffers[2] = {s.keys[0].data(), s.keys[1].data()};
+  Value* const value_buffers[2] = {s.values[0].data(), s.values[1].data()};
+  const int result = block_merge_runs<Shape::threads, Shape::items, with_values>(key_buffers, value_buffers, tile, comp);
+
+  index_t out_at = offsets[first];
+  for (int j = 0; j < in_group; ++j) out_at += s.begin[j];
+  store_tile<Shape::threads, Shape::items>(key_buffers[result], keys_out + out_at, total);
+  if constexpr (with_values) store_tile<Shape::threads, Shape::items>(value_buffers[result], values_out + out_at, total);
+}
+
+// offsets[0, n] <- the exclusive sums of count(0), ..., count(n - 1) (offsets[n]: the total),
+// by one block: counts of runs and groups, thousands to millions, a few microseconds each.
+template <int Threads, class Count>
+__global__ void __launch_bounds__(Threads) exclusive_sums_kernel(Count count, index_t n, index_t* offsets) {
+  constexpr int items = 8;
+  using block_scan = cub::BlockScan<index_t, Threads>;
+  __shared__ typename block_scan::TempStorage scan;
+  index_t carried = 0;
+  for (index_t chunk = 0; chunk < n; chunk += index_t(Threads) * items) {
+    index_t mine[items];
+    const index_t at = chunk + index_t(threadIdx.x) * items;
+    CORANK_PRAGMA_UNROLL
+    for (int i = 0; i < items; ++i) mine[i] = at + i < n ? count(at + i) : 0;
+    index_t total = 0;
+    block_scan(scan).ExclusiveSum(mine, mine, total);
+    CORANK_PRAGMA_UNROLL
+    for (int i = 0; i < items; ++i)
+      if (at + i < n) offsets[at + i] = carried + mine[i];
+    carried += total;
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) offsets[n] = carried;
+}
+
+// Each run's samples: its size / stride.
+struct sample_count {
+  const index_t* offsets;
+  index_t stride;
+  __device__ index_t operator()(index_t j) const { return (offsets[j + 1] - offsets[j]) / stride; }
+};
+
+// Each group's tiles, at least 1, from its merged samples.
+struct tile_count {
+  const index_t* sample_offsets;
+  index_t runs;
+  int group;
+  index_t per_tile;
+  __device__ index_t operator()(index_t g) const {
+    const index_t last = (g + 1) * group < runs ? (g + 1) * group : runs;
+    const index_t samples = sample_offsets[last] - sample_offsets[g * group];
+    return samples == 0 ? 1 : (samples + per_tile - 1) / per_tile;
+  }
+};
+
+// Runs given by their sizes.
+template <class Sizes>
+struct listed_size {
+  Sizes sizes;
+  __device__ index_t operator()(index_t j) const { return index_t(sizes[j]); }
+};
+
+// Sample i of run j is the run's element (i + 1) * stride - 1; its tag is its position.
+template <class KeyRuns, class Key>
+__global__ void gather_samples_kernel(KeyRuns keys, const index_t* offsets, index_t runs,
+                                      const index_t* sample_offsets, index_t stride, index_t bound, Key* sample_keys,
+                                      index_t* sample_tags) {
+  const index_t total = sample_offsets[runs];
+  for (index_t i = index_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total && i < bound;
+       i += index_t(gridDim.x) * blockDim.x) {
+    index_t low = 0, high = runs - 1;  // the last run whose samples start at or before i
+    while (low < high) {
+      const index_t mid = (low + high + 1) / 2;
+      if (sample_offsets[mid] <= i) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    const index_t at = (i - sample_offsets[low] + 1) * stride - 1;
+    sample_keys[i] = keys.run(low)[at];
+    sample_tags[i] = offsets[low] + at;
+  }
+}
+
+// (Templates, like every kernel here, so that the header can be included by many sources.)
+// offsets[j] = min(j * length, size), j in [0, runs]: the block sort's runs.
+template <class Index>
+__global__ void uniform_offsets_kernel(Index* offsets, Index runs, Index length, Index size) {
+  const index_t j = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j <= runs) offsets[j] = j * length < size ? j * length : size;
+}
+
+// offsets[j] = base[min(j * every, base_runs)], j in [0, runs]: the runs a pass left.
+template <class Index>
+__global__ void every_nth_offset_kernel(Index* offsets, Index runs, const Index* base, Index every, Index base_runs) {
+  const index_t j = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j <= runs) offsets[j] = base[j * every < base_runs ? j * every : base_runs];
+}
+
+// A caller's offsets as they are (where runs start in its buffer) and from 0 (where they go
+// in the output).
+template <class Offsets>
+__global__ void caller_offsets_kernel(Offsets offsets, index_t runs, index_t* absolute, index_t* relative) {
+  const index_t j = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j <= runs) {
+    absolute[j] = index_t(offsets[j]);
+    relative[j] = index_t(offsets[j]) - index_t(offsets[0]);
+  }
+}
+
+// The block sort: each block sorts `Shape::tile` elements (the last block the rest). Each
+// thread sorts its items in registers (odd-even transposition, which swaps only neighbours
+// out of order, so equal keys keep their order), then the threads' runs are merged.
+// Key and Value are the types sorted (Value `unused` for keys only).
+template <class Shape, class Key, class Value, class KeysIn, class ValuesIn, class KeysOut, class ValuesOut,
+          class Compare>
+__global__ void __launch_bounds__(Shape::threads)
+    block_sort_kernel(KeysIn keys_in, ValuesIn values_in, KeysOut keys_out, ValuesOut values_out, index_t size,
+                      Compare comp) {
+  constexpr bool with_values = is_used_v<Value>;
+  using Stored = Value;
+  constexpr int items = Shape::items;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& s = *reinterpret_cast<multiway_storage<Shape, Key, Stored>*>(shared_bytes);
+
+  const index_t tile_first = index_t(blockIdx.x) * Shape::tile;
+  const int count = int(size - tile_first < Shape::tile ? size - tile_first : Shape::tile);
+  for (int e = int(threadIdx.x); e < count; e += Shape::threads) {
+    stage_element(s.keys[0].data() + e, keys_in + (tile_first + e));
+    if constexpr (with_values) stage_element(s.values[0].data() + e, values_in + (tile_first + e));
+  }
+  wait_for_staged();
+  __syncthreads();
+
+  const int mine = int(threadIdx.x) * items;
+  const int valid = count - mine < 0 ? 0 : (count - mine < items ? count - mine : items);
+  Key k[items];
+  std::conditional_t<with_values, Value, char> v[with_values ? items : 1];
+  CORANK_PRAGMA_UNROLL
+  for (int i = 0; i < items; ++i) {
+    if (i < valid) {
+      k[i] = s.keys[0][mine + i];
+      if constexpr (with_values) v[i] = s.values[0][mine + i];
+    }
+  }
+  CORANK_PRAGMA_UNROLL
+  for (int round = 0; round < items; ++round) {
+    CORANK_PRAGMA_UNROLL
+    for (int i = round & 1; i + 1 < items; i += 2) {
+      if (i + 1 < valid && comp(k[i + 1], k[i])) {
+        const Key t = k[i];
+        k[i] = k[i + 1];
+        k[i + 1] = t;
+        if constexpr (with_values) {
+          const auto u = v[i];
+          v[i] = v[i + 1];
+          v[i + 1] = u;
+        }
+      }
+    }
+  }
+  CORANK_PRAGMA_UNROLL
+  for (int i = 0; i < items; ++i) {
+    if (i < valid) {
+      s.keys[0][mine + i] = k[i];
+      if constexpr (with_values) s.values[0][mine + i] = v[i];
+    }
+  }
+  // Thread t's run starts at min(t * items, count).
+  for (int t = int(threadIdx.x); t <= Shape::threads; t += Shape::threads) s.starts[t] = t * items < count ? t * items : count;
+  __syncthreads();
+
+  Key* const key_buffers[2] = {s.keys[0].data(), s.keys[1].data()};
+  Stored* const value_buffers[2] = {s.values[0].data(), s.values[1].data()};
+  const int result = block_merge_runs<Shape::threads, items, with_values>(key_buffers, value_buffers,
+                                                                         shared_runs{s.starts, Shape::threads}, comp);
+  store_tile<Shape::threads, items>(key_buffers[result], keys_out + tile_first, count);
+  if constexpr (with_values) store_tile<Shape::threads, items>(value_buffers[result], values_out + tile_first, count);
+}
+
+}  // namespace corank::detail
