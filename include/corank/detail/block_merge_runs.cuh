@@ -12,24 +12,28 @@
 
 namespace corank::detail {
 
+// The last i in [low, high] with starts[i] <= p, for nondecreasing starts and starts[low] <=
+// p: where p falls among runs (empty ones skipped over), groups or samples.
+template <class Index, class Value>
+__device__ Index last_at_or_before(const Value* starts, Index low, Index high, Value p) {
+  while (low < high) {
+    const Index mid = low + (high - low + 1) / 2;
+    if (starts[mid] <= p) {
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return low;
+}
+
 // Where sorted runs lie in a shared-memory buffer: run r is [starts[r], starts[r + 1]).
 struct shared_runs {
   const int* starts;  // runs + 1 entries
   int runs;
   __device__ int total() const { return starts[runs]; }
-  // The last run that starts at or before p (p < total()): empty runs are skipped over.
-  __device__ int run_at(int p) const {
-    int low = 0, high = runs - 1;
-    while (low < high) {
-      const int mid = (low + high + 1) / 2;
-      if (starts[mid] <= p) {
-        low = mid;
-      } else {
-        high = mid - 1;
-      }
-    }
-    return low;
-  }
+  // The run that output p (< total()) falls in.
+  __device__ int run_at(int p) const { return last_at_or_before(starts, 0, runs - 1, p); }
 };
 
 // Merges the runs held in keys[0] (values[0]) into one run, using keys[1] (values[1]) as the

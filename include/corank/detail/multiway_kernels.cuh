@@ -119,16 +119,7 @@ __device__ void multiway_splits(const Runs& runs_in, const index_t* offsets, ind
   const Key x = sample.merged_keys[at];
   const index_t position = sample.merged_tags[at];
   // The splitter's run: the last of the group that starts at or before its position.
-  index_t r = first;
-  for (index_t low = first, high = first + runs - 1; low <= high;) {
-    const index_t mid = low + (high - low) / 2;
-    if (offsets[mid] <= position) {
-      r = mid;
-      low = mid + 1;
-    } else {
-      high = mid - 1;
-    }
-  }
+  const index_t r = last_at_or_before(offsets, first, first + runs - 1, position);
   for (int i = lane; i < runs; i += 32) {
     const index_t j = first + i;
     if (j == r) {
@@ -173,16 +164,7 @@ __device__ bool tile_of_group(const multiway_sample<Key>& sample, index_t runs, 
     return t < groups;
   }
   if (t >= sample.tile_offsets[groups]) return false;
-  index_t low = 0, high = groups - 1;  // the last group whose first tile is at or before t
-  while (low < high) {
-    const index_t mid = (low + high + 1) / 2;
-    if (sample.tile_offsets[mid] <= t) {
-      low = mid;
-    } else {
-      high = mid - 1;
-    }
-  }
-  g = low;
+  g = last_at_or_before(sample.tile_offsets, index_t(0), groups - 1, t);
   b = t - sample.tile_offsets[g];
   tiles = sample.tile_offsets[g + 1] - sample.tile_offsets[g];
   return true;
@@ -327,18 +309,10 @@ __global__ void gather_samples_kernel(KeyRuns keys, const index_t* offsets, inde
   const index_t total = sample_offsets[runs];
   for (index_t i = index_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total && i < bound;
        i += index_t(gridDim.x) * blockDim.x) {
-    index_t low = 0, high = runs - 1;  // the last run whose samples start at or before i
-    while (low < high) {
-      const index_t mid = (low + high + 1) / 2;
-      if (sample_offsets[mid] <= i) {
-        low = mid;
-      } else {
-        high = mid - 1;
-      }
-    }
-    const index_t at = (i - sample_offsets[low] + 1) * stride - 1;
-    sample_keys[i] = keys.run(low)[at];
-    sample_tags[i] = offsets[low] + at;
+    const index_t j = last_at_or_before(sample_offsets, index_t(0), runs - 1, i);
+    const index_t at = (i - sample_offsets[j] + 1) * stride - 1;
+    sample_keys[i] = keys.run(j)[at];
+    sample_tags[i] = offsets[j] + at;
   }
 }
 
