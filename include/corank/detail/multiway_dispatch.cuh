@@ -61,14 +61,13 @@ void launch_exclusive_sums(const Count& count, index_t n, index_t* offsets, cuda
   exclusive_sums_kernel<1024><<<1, 1024, 0, stream>>>(count, n, offsets);
 }
 
-template <class Kernel>
-cudaError_t fit_shared(Kernel kernel, std::size_t shared_bytes) {
+// The dispatcher's check that a kernel's tile fits the device, and its opt-in to the shared
+// memory (fit_kernel, dispatch.cuh).
+template <auto Kernel, int Threads, std::size_t SharedBytes>
+cudaError_t fit_tile() {
   device_limits limits;
-  if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
-  if (shared_bytes > std::size_t(limits.max_shared_bytes_per_block)) return cudaErrorInvalidConfiguration;
-  if (shared_bytes > 48 * 1024)
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes));
-  return cudaSuccess;
+  int per_sm = 0;
+  return fit_kernel<Kernel, Threads, SharedBytes>(limits, per_sm);
 }
 
 // One k-way pass: merges each group of `group` consecutive runs (of at most `bound`
@@ -129,7 +128,7 @@ cudaError_t merge_groups(temporary_arena& temp, const KeyRuns& keys, const Value
   }
   constexpr std::size_t shared_bytes = sizeof(multiway_storage<shape, Key, Value>);
   constexpr auto kernel = multiway_tile_kernel<shape, KeyRuns, ValueRuns, KeysOut, ValuesOut, Compare>;
-  if (const cudaError_t e = fit_shared(kernel, shared_bytes); e != cudaSuccess) return e;
+  if (const cudaError_t e = fit_tile<kernel, shape::threads, shared_bytes>(); e != cudaSuccess) return e;
   kernel<<<unsigned(tiles), shape::threads, shared_bytes, stream>>>(keys, values, offsets, runs, group, sample,
                                                                     splits, keys_out, values_out, comp);
   return cudaPeekAtLastError();

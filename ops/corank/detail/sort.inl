@@ -33,12 +33,12 @@ cudaError_t sort_stages(temporary_arena& temp, KeysIn keys_in, ValuesIn values_i
     if constexpr (is_used_v<Value>) {
       Value* const values_to = stage_output(stages, 0, values_out, value_buffer);
       constexpr auto kernel = block_sort_kernel<shape, Key, Value, KeysIn, ValuesIn, Key*, Value*, Compare>;
-      if (const cudaError_t e = fit_shared(kernel, shared_bytes); e != cudaSuccess) return e;
+      if (const cudaError_t e = fit_tile<kernel, shape::threads, shared_bytes>(); e != cudaSuccess) return e;
       kernel<<<unsigned(runs), shape::threads, shared_bytes, stream>>>(keys_in, values_in, keys_to, values_to, n,
                                                                        comp);
     } else {
       constexpr auto kernel = block_sort_kernel<shape, Key, unused, KeysIn, unused, Key*, unused, Compare>;
-      if (const cudaError_t e = fit_shared(kernel, shared_bytes); e != cudaSuccess) return e;
+      if (const cudaError_t e = fit_tile<kernel, shape::threads, shared_bytes>(); e != cudaSuccess) return e;
       kernel<<<unsigned(runs), shape::threads, shared_bytes, stream>>>(keys_in, unused{}, keys_to, unused{}, n,
                                                                        comp);
     }
