@@ -9,6 +9,8 @@
 
 #include <corank/co_rank.hpp>
 #include <corank/config.hpp>
+#include <corank/detail/merge_args.hpp>
+#include <corank/detail/uninitialized_array.cuh>
 
 namespace corank::detail {
 
@@ -36,45 +38,71 @@ struct shared_runs {
   __device__ int run_at(int p) const { return last_at_or_before(starts, 0, runs - 1, p); }
 };
 
-// Merges the runs held in keys[0] (values[0]) into one run, using keys[1] (values[1]) as the
-// other buffer of each round; returns the buffer (0 or 1) that holds the result. Threads *
-// Items is at least runs.total(). Values are moved with their keys where WithValues.
-template <int Threads, int Items, bool WithValues, class Key, class Value, class Compare>
-__device__ int block_merge_runs(Key* const (&keys)[2], Value* const (&values)[2], shared_runs in, Compare& comp) {
+// The two shared-memory buffers that the rounds alternate between, for keys and (where
+// used) values. Passed by reference, never as pointers kept in an array, so that the
+// compiler still sees shared memory behind them and uses shared loads and stores.
+template <class Key, class Value, int Size>
+struct merge_buffers {
+  uninitialized_array<Key, Size> keys[2];
+  uninitialized_array<Value, is_used_v<Value> ? Size : 1> values[2];
+};
+
+// Merges the runs held in buffers.keys[0] (values[0]) into one run, using the other buffers
+// in turn; returns the buffer (0 or 1) that holds the result. Threads * Items is at least
+// runs.total(). Values (unless `unused`) are moved with their keys.
+// Each thread keeps the next key of each side in registers, so an output costs one shared
+// load (the side it advanced) and one store.
+template <int Threads, int Items, class Key, class Value, int Size, class Compare>
+__device__ int block_merge_runs(merge_buffers<Key, Value, Size>& buffers, shared_runs in, Compare& comp) {
+  constexpr bool with_values = is_used_v<Value>;
   const int total = in.total();
+  const int p0 = int(threadIdx.x) * Items;
+  // Rounds merge unions of the same runs, so the run of p0 names its pair in every round.
+  const int run = p0 < total ? in.run_at(p0) : 0;
   int from = 0;
   for (int width = 1; width < in.runs; width *= 2, from ^= 1) {
-    const Key* k_in = keys[from];
-    Key* k_out = keys[from ^ 1];
-    const int p0 = int(threadIdx.x) * Items;
+    const Key* k_in = buffers.keys[from].data();
+    Key* k_out = buffers.keys[from ^ 1].data();
     if (p0 < total) {
-      // The pair of runs [first, middle) and [middle, last) that output p0 falls in.
-      int first = in.run_at(p0) / (2 * width) * (2 * width);
-      int middle = 0, last = 0, a = 0, b = 0, a_end = 0, b_end = 0;
-      auto enter_pair = [&](int pair_first) {
-        first = pair_first;
-        middle = first + width < in.runs ? first + width : in.runs;
+      // The pair of runs [first, first + width) and [first + width, last) being walked: a
+      // and b are the next positions of each, a_end == the pair's middle, b_end its end.
+      int a = 0, a_end = 0, b = 0, b_end = 0, last = 0;
+      auto enter_pair = [&](int first) {
+        const int middle = first + width < in.runs ? first + width : in.runs;
         last = first + 2 * width < in.runs ? first + 2 * width : in.runs;
         a = in.starts[first];
         a_end = b = in.starts[middle];
         b_end = in.starts[last];
       };
-      enter_pair(first);
+      enter_pair(run & ~(2 * width - 1));  // width is a power of 2
       {
         const int diagonal = p0 - a;
         const int taken_a = co_rank(diagonal, k_in + a, a_end - a, k_in + b, b_end - b, comp);
         b += diagonal - taken_a;
         a += taken_a;
       }
+      // Past a side's end the cached key is a stand-in (clamped into the buffer), never used.
+      auto load = [&](int i) { return k_in[i < total ? i : total - 1]; };
+      Key key_a = load(a), key_b = load(b);
       CORANK_PRAGMA_UNROLL
       for (int s = 0; s < Items; ++s) {
         const int p = p0 + s;
         if (p >= total) break;
-        while (p == b_end) enter_pair(last);  // the pair ended: the next one starts here
-        const bool take_a = b == b_end || (a < a_end && !comp(k_in[b], k_in[a]));
-        const int source = take_a ? a++ : b++;
-        k_out[p] = k_in[source];
-        if constexpr (WithValues) values[from ^ 1][p] = values[from][source];
+        if (p == b_end) {  // the pair ended: the next one starts here
+          while (p == b_end) enter_pair(last);
+          key_a = load(a);
+          key_b = load(b);
+        }
+        const bool take_b = b < b_end && (a == a_end || comp(key_b, key_a));
+        k_out[p] = take_b ? key_b : key_a;
+        if constexpr (with_values) buffers.values[from ^ 1][p] = buffers.values[from][take_b ? b : a];
+        const int next = take_b ? ++b : ++a;
+        const Key loaded = load(next);
+        if (take_b) {
+          key_b = loaded;
+        } else {
+          key_a = loaded;
+        }
       }
     }
     __syncthreads();

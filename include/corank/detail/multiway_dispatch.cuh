@@ -126,7 +126,7 @@ cudaError_t merge_groups(temporary_arena& temp, const KeyRuns& keys, const Value
     multiway_splits_kernel<<<unsigned((tiles * 32 + 255) / 256), 256, 0, stream>>>(keys, offsets, runs, group, sample,
                                                                                   tiles, splits, comp);
   }
-  constexpr std::size_t shared_bytes = sizeof(multiway_storage<shape, Key, Value>);
+  constexpr std::size_t shared_bytes = sizeof(multiway_tile_storage<shape, KeyRuns, ValueRuns>);
   constexpr auto kernel = multiway_tile_kernel<shape, KeyRuns, ValueRuns, KeysOut, ValuesOut, Compare>;
   if (const cudaError_t e = fit_tile<kernel, shape::threads, shared_bytes>(); e != cudaSuccess) return e;
   kernel<<<unsigned(tiles), shape::threads, shared_bytes, stream>>>(keys, values, offsets, runs, group, sample,

@@ -28,6 +28,7 @@
 
 #include <iterator>
 #include <type_traits>
+#include <utility>
 
 namespace corank::detail {
 
@@ -185,13 +186,37 @@ __global__ void __launch_bounds__(256)
   multiway_splits(keys, offsets, first, in_group, sample, b, tiles, splits + t * group, comp);
 }
 
+// Elements a warp stages at a time in a k-way tile: a piece of one run's window.
+inline constexpr int staging_piece = 64;
+
+// Where run j's window starts (an iterator), for Runs that are not `unused`.
+template <class Runs, class = void>
+struct run_iterator {
+  using type = unused;
+};
+template <class Runs>
+struct run_iterator<Runs, std::enable_if_t<is_used_v<Runs>>> {
+  using type = decltype(std::declval<const Runs&>().run(0));
+};
+
+// A k-way tile's shared memory: the double buffer and the layout of its windows.
+template <class Shape, class KeyRuns, class ValueRuns>
+struct multiway_tile_storage {
+  using Key = run_value_t<KeyRuns>;
+  using Value = std::conditional_t<is_used_v<ValueRuns>, run_value_t<ValueRuns>, unused>;
+  merge_buffers<Key, Value, Shape::tile> buffers;
+  typename run_iterator<KeyRuns>::type key_from[max_group];  // run j's window starts here,
+  typename run_iterator<ValueRuns>::type value_from[is_used_v<ValueRuns> ? max_group : 1];
+  int starts[max_group + 1];  // lands at starts[j],
+  int pieces[max_group + 1];  // and is staged as pieces pieces[j] and on
+  index_t out_at;             // where the tile's output starts
+};
+
+// The block sort's: the double buffer and where each thread's run starts.
 template <class Shape, class Key, class Value>
-struct multiway_storage {
-  uninitialized_array<Key, Shape::tile> keys[2];
-  uninitialized_array<Value, is_used_v<Value> ? Shape::tile : 1> values[2];
-  index_t begin[max_group];
-  index_t end[max_group];
-  int starts[(Shape::threads > max_group ? Shape::threads : max_group) + 1];  // the runs' (block sort: threads')
+struct block_sort_storage {
+  merge_buffers<Key, Value, Shape::tile> buffers;
+  int starts[Shape::threads + 1];
 };
 
 // One tile of a k-way pass per block: its group and place among the group's tiles, every
@@ -205,49 +230,87 @@ __global__ void __launch_bounds__(Shape::threads)
   using Value = std::conditional_t<is_used_v<ValueRuns>, run_value_t<ValueRuns>, unused>;
   constexpr bool with_values = is_used_v<ValueRuns>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& s = *reinterpret_cast<multiway_storage<Shape, Key, Value>*>(shared_bytes);
+  auto& s = *reinterpret_cast<multiway_tile_storage<Shape, KeyRuns, ValueRuns>*>(shared_bytes);
 
   index_t g = 0, b = 0, tiles = 1;
   if (!tile_of_group(sample, runs, group, index_t(blockIdx.x), g, b, tiles)) return;
   const index_t first = g * group;
   const int in_group = int(runs - first < group ? runs - first : group);
 
-  // This tile's splits are row blockIdx.x of the split pass's; its end, the next row, or the
-  // group's end after its last tile.
-  for (int j = int(threadIdx.x); j < in_group; j += Shape::threads) {
-    s.begin[j] = splits == nullptr ? 0 : splits[index_t(blockIdx.x) * group + j];
-    s.end[j] = b + 1 < tiles ? splits[(index_t(blockIdx.x) + 1) * group + j] : offsets[first + j + 1] - offsets[first + j];
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    int at = 0;
-    for (int j = 0; j < in_group; ++j) {
-      s.starts[j] = at;
-      at += int(s.end[j] - s.begin[j]);
+  // Warp 0 lays the tile out: each run's window (row blockIdx.x of the split pass's splits
+  // to the next row, or to the group's end after its last tile), where it lands, its pieces.
+  constexpr unsigned all = 0xffffffffu;
+  const int lane = int(threadIdx.x % 32);
+  if (threadIdx.x < 32) {
+    int landed = 0, pieced = 0;
+    index_t skipped = 0;  // the group's elements before the tile
+    for (int j0 = 0; j0 < in_group; j0 += 32) {
+      const int j = j0 + lane;
+      index_t begin = 0, end = 0;
+      if (j < in_group) {
+        begin = splits == nullptr ? 0 : splits[index_t(blockIdx.x) * group + j];
+        end = b + 1 < tiles ? splits[(index_t(blockIdx.x) + 1) * group + j] : offsets[first + j + 1] - offsets[first + j];
+        s.key_from[j] = keys.run(first + j) + begin;
+        if constexpr (with_values) s.value_from[j] = values.run(first + j) + begin;
+      }
+      const int length = int(end - begin), pieces = (length + staging_piece - 1) / staging_piece;
+      int at = length, piece_at = pieces;  // inclusive sums over the lanes
+      CORANK_PRAGMA_UNROLL
+      for (int d = 1; d < 32; d *= 2) {
+        const int x = __shfl_up_sync(all, at, d), y = __shfl_up_sync(all, piece_at, d);
+        if (lane >= d) {
+          at += x;
+          piece_at += y;
+        }
+      }
+      if (j < in_group) {
+        s.starts[j] = landed + at - length;
+        s.pieces[j] = pieced + piece_at - pieces;
+      }
+      landed += __shfl_sync(all, at, 31);
+      pieced += __shfl_sync(all, piece_at, 31);
+      CORANK_PRAGMA_UNROLL
+      for (int d = 16; d > 0; d /= 2) begin += __shfl_xor_sync(all, begin, d);
+      skipped += begin;
     }
-    s.starts[in_group] = at;
+    if (lane == 0) {
+      s.starts[in_group] = landed;
+      s.pieces[in_group] = pieced;
+      s.out_at = offsets[first] + skipped;
+    }
   }
   __syncthreads();
 
+  // A warp per piece of a window (coalesced), warp w taking pieces w, w + warps, ...: it
+  // finds each piece's window by walking on from the last one's.
   const shared_runs tile{s.starts, in_group};
   const int total = tile.total();
-  for (int e = int(threadIdx.x); e < total; e += Shape::threads) {
-    const int j = tile.run_at(e);
-    const index_t from = s.begin[j] + (e - s.starts[j]);
-    stage_element(s.keys[0].data() + e, keys.run(first + j) + from);
-    if constexpr (with_values) stage_element(s.values[0].data() + e, values.run(first + j) + from);
+  int j = 0;
+  for (int c = int(threadIdx.x / 32); c < s.pieces[in_group]; c += Shape::threads / 32) {
+    while (s.pieces[j + 1] <= c) ++j;
+    const int done = (c - s.pieces[j]) * staging_piece;
+    const int left = s.starts[j + 1] - s.starts[j] - done;
+    const int to = s.starts[j] + done;
+    const auto key_from = s.key_from[j] + done;
+    CORANK_PRAGMA_UNROLL
+    for (int e = lane; e < staging_piece; e += 32)
+      if (e < left) stage_element(s.buffers.keys[0].data() + (to + e), key_from + e);
+    if constexpr (with_values) {
+      const auto value_from = s.value_from[j] + done;
+      CORANK_PRAGMA_UNROLL
+      for (int e = lane; e < staging_piece; e += 32)
+        if (e < left) stage_element(s.buffers.values[0].data() + (to + e), value_from + e);
+    }
   }
   wait_for_staged();
   __syncthreads();
 
-  Key* const key_buffers[2] = {s.keys[0].data(), s.keys[1].data()};
-  Value* const value_buffers[2] = {s.values[0].data(), s.values[1].data()};
-  const int result = block_merge_runs<Shape::threads, Shape::items, with_values>(key_buffers, value_buffers, tile, comp);
+  const int result = block_merge_runs<Shape::threads, Shape::items>(s.buffers, tile, comp);
 
-  index_t out_at = offsets[first];
-  for (int j = 0; j < in_group; ++j) out_at += s.begin[j];
-  store_tile<Shape::threads, Shape::items>(key_buffers[result], keys_out + out_at, total);
-  if constexpr (with_values) store_tile<Shape::threads, Shape::items>(value_buffers[result], values_out + out_at, total);
+  const index_t out_at = s.out_at;
+  store_tile<Shape::threads, Shape::items>(s.buffers.keys[result].data(), keys_out + out_at, total);
+  if constexpr (with_values)
+    store_tile<Shape::threads, Shape::items>(s.buffers.values[result].data(), values_out + out_at, total);
 }
 
 // offsets[0, n] <- the exclusive sums of count(0), ..., count(n - 1) (offsets[n]: the total),
@@ -352,16 +415,15 @@ __global__ void __launch_bounds__(Shape::threads)
     block_sort_kernel(KeysIn keys_in, ValuesIn values_in, KeysOut keys_out, ValuesOut values_out, index_t size,
                       Compare comp) {
   constexpr bool with_values = is_used_v<Value>;
-  using Stored = Value;
   constexpr int items = Shape::items;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& s = *reinterpret_cast<multiway_storage<Shape, Key, Stored>*>(shared_bytes);
+  auto& s = *reinterpret_cast<block_sort_storage<Shape, Key, Value>*>(shared_bytes);
 
   const index_t tile_first = index_t(blockIdx.x) * Shape::tile;
   const int count = int(size - tile_first < Shape::tile ? size - tile_first : Shape::tile);
   for (int e = int(threadIdx.x); e < count; e += Shape::threads) {
-    stage_element(s.keys[0].data() + e, keys_in + (tile_first + e));
-    if constexpr (with_values) stage_element(s.values[0].data() + e, values_in + (tile_first + e));
+    stage_element(s.buffers.keys[0].data() + e, keys_in + (tile_first + e));
+    if constexpr (with_values) stage_element(s.buffers.values[0].data() + e, values_in + (tile_first + e));
   }
   wait_for_staged();
   __syncthreads();
@@ -373,8 +435,8 @@ __global__ void __launch_bounds__(Shape::threads)
   CORANK_PRAGMA_UNROLL
   for (int i = 0; i < items; ++i) {
     if (i < valid) {
-      k[i] = s.keys[0][mine + i];
-      if constexpr (with_values) v[i] = s.values[0][mine + i];
+      k[i] = s.buffers.keys[0][mine + i];
+      if constexpr (with_values) v[i] = s.buffers.values[0][mine + i];
     }
   }
   CORANK_PRAGMA_UNROLL
@@ -396,20 +458,17 @@ __global__ void __launch_bounds__(Shape::threads)
   CORANK_PRAGMA_UNROLL
   for (int i = 0; i < items; ++i) {
     if (i < valid) {
-      s.keys[0][mine + i] = k[i];
-      if constexpr (with_values) s.values[0][mine + i] = v[i];
+      s.buffers.keys[0][mine + i] = k[i];
+      if constexpr (with_values) s.buffers.values[0][mine + i] = v[i];
     }
   }
   // Thread t's run starts at min(t * items, count).
   for (int t = int(threadIdx.x); t <= Shape::threads; t += Shape::threads) s.starts[t] = t * items < count ? t * items : count;
   __syncthreads();
 
-  Key* const key_buffers[2] = {s.keys[0].data(), s.keys[1].data()};
-  Stored* const value_buffers[2] = {s.values[0].data(), s.values[1].data()};
-  const int result = block_merge_runs<Shape::threads, items, with_values>(key_buffers, value_buffers,
-                                                                         shared_runs{s.starts, Shape::threads}, comp);
-  store_tile<Shape::threads, items>(key_buffers[result], keys_out + tile_first, count);
-  if constexpr (with_values) store_tile<Shape::threads, items>(value_buffers[result], values_out + tile_first, count);
+  const int result = block_merge_runs<Shape::threads, items>(s.buffers, shared_runs{s.starts, Shape::threads}, comp);
+  store_tile<Shape::threads, items>(s.buffers.keys[result].data(), keys_out + tile_first, count);
+  if constexpr (with_values) store_tile<Shape::threads, items>(s.buffers.values[result].data(), values_out + tile_first, count);
 }
 
 }  // namespace corank::detail

@@ -28,7 +28,7 @@ cudaError_t sort_stages(temporary_arena& temp, KeysIn keys_in, ValuesIn values_i
   if constexpr (is_used_v<Value>) value_buffer = plan.passes > 0 ? temp.take<Value>(n) : nullptr;
   index_t* offsets = plan.passes > 0 ? temp.take<index_t>(runs + 1) : nullptr;
   if (temp.runs()) {
-    constexpr std::size_t shared_bytes = sizeof(multiway_storage<shape, Key, Value>);
+    constexpr std::size_t shared_bytes = sizeof(block_sort_storage<shape, Key, Value>);
     Key* const keys_to = stage_output(stages, 0, keys_out, key_buffer);
     if constexpr (is_used_v<Value>) {
       Value* const values_to = stage_output(stages, 0, values_out, value_buffer);
