@@ -305,7 +305,7 @@ __global__ void __launch_bounds__(Shape::threads)
   wait_for_staged();
   __syncthreads();
 
-  const int result = block_merge_runs<Shape::threads, Shape::items>(s.buffers, tile, comp);
+  const int result = block_merge_runs<Shape::threads, Shape::items, false>(s.buffers, tile, comp);
 
   const index_t out_at = s.out_at;
   store_tile<Shape::threads, Shape::items>(s.buffers.keys[result].data(), keys_out + out_at, total);
@@ -466,7 +466,7 @@ __global__ void __launch_bounds__(Shape::threads)
   for (int t = int(threadIdx.x); t <= Shape::threads; t += Shape::threads) s.starts[t] = t * items < count ? t * items : count;
   __syncthreads();
 
-  const int result = block_merge_runs<Shape::threads, items>(s.buffers, shared_runs{s.starts, Shape::threads}, comp);
+  const int result = block_merge_runs<Shape::threads, items, true>(s.buffers, shared_runs{s.starts, Shape::threads}, comp);
   store_tile<Shape::threads, items>(s.buffers.keys[result].data(), keys_out + tile_first, count);
   if constexpr (with_values) store_tile<Shape::threads, items>(s.buffers.values[result].data(), values_out + tile_first, count);
 }
