@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Plots a benchmark's JSON (corank_merge_bench or corank_set_ops_bench --json FILE) as a PNG:
-GB/s against elements per input, one line per implementation, one panel per operation,
-key type and input shape. Needs matplotlib (pip install matplotlib).
+"""Plots a benchmark's JSON (corank_merge_bench, corank_set_ops_bench or corank_sort_bench
+--json FILE) as a PNG: GB/s against elements per input, one line per implementation, one
+panel per operation, key type and input shape. Needs matplotlib (pip install matplotlib).
 
     bench/plot.py bench/results/h100-merge.json bench/results/h100-merge.png
 """
@@ -50,6 +50,8 @@ def plot(data, out_path, title):
     panels = defaultdict(lambda: defaultdict(list))
     for row in data["results"]:
         if row.get("check", "").startswith("FAIL") or row["median_ms"] <= 0:
+            continue
+        if "log2_elements_per_input" not in row:  # corank_sort_bench's k-way rows, by k: tables only
             continue
         panels[panel_key(row)][row["impl"]].append((row["log2_elements_per_input"], row["gbps"]))
     if not panels:

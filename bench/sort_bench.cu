@@ -1,6 +1,6 @@
 // corank's stable sort and k-way merge against CUB and Thrust, in one process on one device.
 //
-//   corank_sort_bench [--max-log 28] [--runs 15] [--what sort,kway]
+//   corank_sort_bench [--max-log 28] [--runs 15] [--what sort,kway] [--json FILE]
 //
 // sort: int32, int64, int32 keys with int32 values, float with 1% NaN, and a 16-byte key with
 // a custom comparator, 2^16 to 2^max-log keys, in place: corank::device::stable_sort[_by_key]
@@ -12,13 +12,15 @@
 // skewed lengths (run 0 holds half): corank::device::merge_runs against the radix sort and
 // the merge sort of the concatenation and a tree of corank's pairwise merges (k <= 1024).
 // Prints ms, Gkeys/s, % of a device-to-device copy of the keys (copy time / time) and
-// corank's speedup over each other row.
+// corank's speedup over each other row. --json writes every row too (bench/plot.py plots the
+// sort's: GB/s, bytes = elements * (key + value size) * 2, read and written once).
 
 #include <corank/merge.cuh>
 #include <corank/merge_runs.cuh>
 #include <corank/sort.cuh>
 
 #include "harness.hpp"
+#include "report.hpp"
 
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -30,6 +32,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <string>
@@ -65,6 +68,7 @@ struct options {
   int max_log = 28;
   int runs = 15;
   bool sort = true, kway = true;
+  std::string json_path;
 };
 
 struct row {
@@ -72,14 +76,32 @@ struct row {
   double ms = 0;
 };
 
-void print_rows(const std::string& title, index_t n, double copy_ms, const std::vector<row>& rows) {
+// What a table of rows measured, for the JSON: the operation, its input and size.
+struct case_info {
+  std::string op;     // "sort", or "k-way 2^N" (N: the total size's log2)
+  std::string shape;  // k-way: "equal" or "skewed"
+  std::string type;
+  int log = 0;        // sort: log2 of the size
+  index_t k = 0;      // k-way: the runs
+  double bytes = 0;   // read and written once
+};
+
+std::vector<std::string> json_rows;
+
+void print_rows(const case_info& info, index_t n, double copy_ms, const std::vector<row>& rows) {
   const double corank_ms = rows.front().ms;
   for (const row& r : rows) {
     if (r.ms <= 0) {
-      fmt::print("  {:<44} {:>10}\n", title + " " + r.name, "n/a");
+      fmt::print("  {:<44} {:>10}\n", r.name, "n/a");
       continue;
     }
-    fmt::print("  {:<44} {:>9.3f} ms {:>8.2f} Gkeys/s {:>6.1f}% of copy   corank x{:.2f}\n", title + " " + r.name, r.ms,
+    json_rows.push_back(fmt::format(
+          "{{\"op\": {}, \"shape\": {}, \"type\": {}, {}\"impl\": {}, \"median_ms\": {:.6f}, \"gbps\": {:.2f}, "
+          "\"percent_of_copy\": {:.1f}, \"corank_speedup\": {:.3f}}}",
+          json_string(info.op), json_string(info.shape), json_string(info.type),
+          info.k > 0 ? fmt::format("\"k\": {}, ", info.k) : fmt::format("\"log2_elements_per_input\": {}, ", info.log),
+          json_string(r.name), r.ms, info.bytes / (r.ms * 1e6), 100.0 * copy_ms / r.ms, r.ms / corank_ms));
+    fmt::print("  {:<44} {:>9.3f} ms {:>8.2f} Gkeys/s {:>6.1f}% of copy   corank x{:.2f}\n", r.name, r.ms,
                double(n) / (r.ms * 1e6), 100.0 * copy_ms / r.ms, r.ms / corank_ms);
   }
 }
@@ -206,7 +228,8 @@ void bench_sort(bench_context& ctx, const options& opt, const std::string& type,
         }
       }
       fmt::print("sort {} 2^{} ({}){}\n", type, lg, same ? "corank == cub" : "MISMATCH corank != cub", "");
-      print_rows("", n, copy_ms(ctx, opt.runs, key_bytes), rows);
+      print_rows({"sort", "", type, lg, 0, 2.0 * double(key_bytes + value_bytes)}, n,
+                 copy_ms(ctx, opt.runs, key_bytes), rows);
     } catch (...) {
       fmt::print("sort {} 2^{}: {}\n", type, lg, failed_check());
     }
@@ -308,7 +331,8 @@ void bench_kway(bench_context& ctx, const options& opt) {
           }
           fmt::print("kway int32 2^{} k={} {} ({})\n", lg, k, skewed ? "skewed" : "equal",
                      same ? "corank == radix sort" : "MISMATCH");
-          print_rows("", n, copy, rows);
+          print_rows({fmt::format("k-way 2^{}", lg), skewed ? "skewed" : "equal", "int32", lg, k, 2.0 * double(bytes)}, n,
+                     copy, rows);
         } catch (...) {
           fmt::print("kway 2^{} k={}: {}\n", lg, k, failed_check());
         }
@@ -329,8 +353,10 @@ int main(int argc, char** argv) {
       const std::string w = argv[++i];
       opt.sort = w.find("sort") != std::string::npos;
       opt.kway = w.find("kway") != std::string::npos;
+    } else if (a == "--json" && i + 1 < argc) {
+      opt.json_path = argv[++i];
     } else {
-      fmt::print(stderr, "usage: corank_sort_bench [--max-log 16..30] [--runs N] [--what sort,kway]\n");
+      fmt::print(stderr, "usage: corank_sort_bench [--max-log 16..30] [--runs N] [--what sort,kway] [--json FILE]\n");
       return 2;
     }
   }
@@ -346,6 +372,15 @@ int main(int argc, char** argv) {
       bench_sort<wide_key, wide_less, false>(ctx, opt, "16-byte key", wide_less{}, false);
     }
     if (opt.kway) bench_kway(ctx, opt);
+    if (!opt.json_path.empty()) {
+      std::ofstream file(opt.json_path, std::ios::trunc);
+      file << fmt::format("{{\n  \"device\": {},\n  \"date\": {},\n  \"command\": {},\n  \"results\": [\n    ",
+                          json_string(ctx.device_description), json_string(now_text()),
+                          json_string(command_line(argc, argv)));
+      for (std::size_t i = 0; i < json_rows.size(); ++i) file << (i == 0 ? "" : ",\n    ") << json_rows[i];
+      file << "\n  ]\n}\n";
+      if (!file) fmt::print(stderr, "corank_sort_bench: could not write {}\n", opt.json_path);
+    }
   } catch (const std::exception& e) {
     fmt::print(stderr, "corank_sort_bench: {}\n", e.what());
     return 1;

@@ -62,4 +62,23 @@ int main() {
       i1.begin(), i1.end(), i2.begin(), i2.end(), v1.begin(), v2.begin(), sum_index.begin(), sum_value.begin());
   print(5, sum_index.begin(), sum_end.first);
   print(5, sum_value.begin(), sum_end.second);
+
+  // 6. A stable sort: equal keys keep their input order, as the values (positions) show.
+  const std::vector<int> hk{5, 3, 5, 1, 3}, hp{0, 1, 2, 3, 4};
+  thrust::device_vector<int> sort_keys(hk.begin(), hk.end()), positions(hp.begin(), hp.end());
+  corank::stable_sort_by_key(sort_keys.begin(), sort_keys.end(), positions.begin());
+  print(6, sort_keys.begin(), sort_keys.end());
+  print(6, positions.begin(), positions.end());
+
+  // 7. A k-way merge of sorted runs given by offsets (CSR): equal keys come from the lower
+  //    run first, as the values (run numbers) show.
+  const std::vector<int> hr{1, 4, 9, 2, 4, 4, 10}, hn{0, 0, 0, 1, 1, 2, 2};
+  const std::vector<corank::index_t> ho{0, 3, 5, 7};
+  thrust::device_vector<int> runs(hr.begin(), hr.end()), run_of(hn.begin(), hn.end());
+  thrust::device_vector<corank::index_t> offsets(ho.begin(), ho.end());
+  thrust::device_vector<int> merged(runs.size()), merged_run_of(runs.size());
+  corank::merge_runs_by_key(runs.begin(), run_of.begin(), offsets.begin(), 3, runs.size(), merged.begin(),
+                            merged_run_of.begin());
+  print(7, merged.begin(), merged.end());
+  print(7, merged_run_of.begin(), merged_run_of.end());
 }

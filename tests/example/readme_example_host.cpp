@@ -3,8 +3,10 @@
 // output with readme_example.txt, as for the GPU form).
 // The README shows this file from here on (check_readme.cmake checks).
 #include <corank/host/merge.hpp>
+#include <corank/host/merge_runs.hpp>
 #include <corank/host/operation.hpp>
 #include <corank/host/set_operations.hpp>
+#include <corank/host/sort.hpp>
 
 #include <vector>
 
@@ -44,4 +46,20 @@ int main() {
       i1.begin(), i1.end(), i2.begin(), i2.end(), v1.begin(), v2.begin(), sum_index.begin(), sum_value.begin());
   print(5, sum_index.begin(), sum_end.first);
   print(5, sum_value.begin(), sum_end.second);
+
+  // 6. A stable sort: equal keys keep their input order, as the values (positions) show.
+  std::vector<int> sort_keys{5, 3, 5, 1, 3}, positions{0, 1, 2, 3, 4};
+  corank::host::stable_sort_by_key(sort_keys.begin(), sort_keys.end(), positions.begin());
+  print(6, sort_keys.begin(), sort_keys.end());
+  print(6, positions.begin(), positions.end());
+
+  // 7. A k-way merge of sorted runs given by offsets (CSR): equal keys come from the lower
+  //    run first, as the values (run numbers) show.
+  const std::vector<int> runs{1, 4, 9, 2, 4, 4, 10}, run_of{0, 0, 0, 1, 1, 2, 2};
+  const std::vector<corank::index_t> offsets{0, 3, 5, 7};
+  std::vector<int> merged(runs.size()), merged_run_of(runs.size());
+  corank::host::merge_runs_by_key(runs.begin(), run_of.begin(), offsets.begin(), 3, merged.begin(),
+                                  merged_run_of.begin());
+  print(7, merged.begin(), merged.end());
+  print(7, merged_run_of.begin(), merged_run_of.end());
 }
