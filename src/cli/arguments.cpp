@@ -65,6 +65,17 @@ std::string argument_reader::following_value() {
   return argv_[++index_];
 }
 
+std::vector<std::string> argument_reader::values_up_to_next_option() {
+  std::vector<std::string> values;
+  while (index_ + 1 < argc_) {
+    const std::string next = argv_[index_ + 1];
+    if (next.size() > 1 && next[0] == '-') break;
+    values.push_back(next);
+    ++index_;
+  }
+  return values;
+}
+
 void argument_reader::unknown_option() const {
   std::string valid;
   for (const option_spec& option : options_) {

@@ -61,6 +61,10 @@ class argument_reader {
   std::string value();
   // Its second value, always the next argument ("--values A.npy B.npy").
   std::string following_value();
+  // Any further values: the arguments up to the next one that starts with '-' ("-", standard
+  // input, is a value; "--" is not), for an option that takes as many as are given
+  // ("--values A.npy B.npy C.npy -o ...").
+  std::vector<std::string> values_up_to_next_option();
 
  private:
   [[noreturn]] void unknown_option() const;

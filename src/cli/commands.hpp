@@ -19,7 +19,7 @@ int run_demo(int argc, char** argv);
 void print_demo_usage(std::FILE* stream);
 
 // corank merge | union | intersect | diff | symdiff: a set operation on two sorted .npy
-// columns (set_command.cpp).
+// columns, or merge of more (set_command.cpp).
 int run_merge(int argc, char** argv);
 int run_union(int argc, char** argv);
 int run_intersect(int argc, char** argv);
@@ -30,5 +30,9 @@ void print_union_usage(std::FILE* stream);
 void print_intersect_usage(std::FILE* stream);
 void print_diff_usage(std::FILE* stream);
 void print_symdiff_usage(std::FILE* stream);
+
+// corank sort: a stable sort of one .npy column (sort_command.cpp).
+int run_sort(int argc, char** argv);
+void print_sort_usage(std::FILE* stream);
 
 }  // namespace corank::cli

@@ -1,5 +1,5 @@
 // The `corank` command: `corank <command> [options]`, one subcommand per operation.
-// demo, and the operations on .npy columns: merge, union, intersect, diff, symdiff.
+// demo, and the operations on .npy columns: merge, union, intersect, diff, symdiff, sort.
 
 #include "arguments.hpp"
 #include "commands.hpp"
@@ -16,11 +16,13 @@ namespace {
 constexpr command commands[] = {
     {"demo", "merge two generated sorted columns on the GPU (or CPU), time it, check it", run_demo,
      print_demo_usage},
-    {"merge", "stable merge of two sorted .npy columns (optionally with values)", run_merge, print_merge_usage},
+    {"merge", "stable merge of two or more sorted .npy columns (optionally with values)", run_merge,
+     print_merge_usage},
     {"union", "multiset union of two sorted .npy columns", run_union, print_union_usage},
     {"intersect", "multiset intersection of two sorted .npy columns", run_intersect, print_intersect_usage},
     {"diff", "multiset difference A - B of two sorted .npy columns", run_diff, print_diff_usage},
     {"symdiff", "multiset symmetric difference of two sorted .npy columns", run_symdiff, print_symdiff_usage},
+    {"sort", "stable sort of a .npy column (optionally with values)", run_sort, print_sort_usage},
 };
 
 void print_usage(std::FILE* stream) {

@@ -1,5 +1,6 @@
 // corank merge | union | intersect | diff | symdiff: a set operation on two sorted .npy
-// columns (and optionally their values), on the GPU or the CPU backend.
+// columns (and optionally their values), on the GPU or the CPU backend; merge also takes
+// three inputs or more, a k-way merge (multiway_job.hpp).
 //
 // Order of work, so that a mistake costs nothing: the command line; then which files the
 // arguments name (two outputs that are one file, an output that is an input); then the
@@ -9,10 +10,10 @@
 
 #include "arguments.hpp"
 #include "column.hpp"
+#include "command_steps.hpp"
 #include "commands.hpp"
-#include "cuda_devices.hpp"
 #include "file_identity.hpp"
-#include "host_memory.hpp"
+#include "multiway_job.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
 #include "set_job.hpp"
@@ -23,10 +24,8 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -40,12 +39,14 @@ struct set_command_info {
   set_operation operation;
   const char* library;  // the corank function it runs
   const char* rule;     // what it writes, for the usage
+  bool multiway = false;  // takes two inputs or more (merge)
 };
 
 constexpr set_command_info merge_info{
     "merge", set_operation::merge, "corank::merge",
-    "The stable merge of two sorted columns: every key of A and of B, m + n in all;\n"
-    "among equal keys A's come first, each side in its input order."};
+    "The stable merge of two or more sorted columns: every key of every input, in one sorted\n"
+    "column; among equal keys A's come first, then B's, then C's ..., each input in its order.",
+    true};
 constexpr set_command_info union_info{
     "union", set_operation::set_union, "corank::set_union",
     "The multiset union of two sorted columns: a key present a times in A and b times in B\n"
@@ -64,32 +65,36 @@ constexpr set_command_info symdiff_info{
     "b times in B is written |a - b| times, the extra copies of the side that has more."};
 
 void print_set_usage(const set_command_info& info, std::FILE* stream) {
-  fmt::print(stream, R"(usage: corank {0} A.npy B.npy -o OUT.npy [options]
-       corank {0} A.npy B.npy --values A_VALUES.npy B_VALUES.npy -o OUT.npy
-              --values-out OUT_VALUES.npy [options]
-       corank {0} A.npy B.npy --count [options]
+  const bool k = info.multiway;
+  const std::string runs =
+      k ? "It runs corank::merge for two inputs and corank::merge_run_list (a k-way merge) for more\n"
+          "(with --values their _by_key forms) on the GPU, or corank::host's on the CPU."
+        : fmt::format("It runs {} (its _by_key form with --values) on the GPU, or corank::host's\non the CPU.",
+                      info.library);
+  fmt::print(stream, R"(usage: corank {name} {inputs} -o OUT.npy [options]
+       corank {name} {inputs} --values {values}
+              -o OUT.npy --values-out OUT_VALUES.npy [options]
+       corank {name} {inputs} --count [options]
 
-{1}
-It runs {2} (its _by_key form with --values) on the GPU, or corank::host's
-on the CPU.
+{rule}
+{runs}
 
-A and B are 1-D NumPy .npy files of the same dtype: int8, uint8, int16, uint16, int32,
+{which} 1-D NumPy .npy files of the same dtype: int8, uint8, int16, uint16, int32,
 uint32, int64, uint64, float32 or float64, little-endian, C order, sorted ascending (NaNs
 last for floats, as np.sort leaves them). The output has their dtype. It prints what it
 did: sizes, time of each step, and the operation's GB/s (inputs read + output written).
 
 options:
   -o, --output OUT.npy  the result; - for standard output
-  --values A_VALUES.npy B_VALUES.npy
-                        the values of A's and of B's keys, one per key, of one dtype (any
-                        of the above); they move with their keys into --values-out
+  --values {values}
+{values_help}
   --values-out OUT_VALUES.npy
                         the values of the result (needed with --values)
   --count               print only the size of the result; writes no file (merge reads
-                        only the headers: its size is the sum of the two)
+                        only the headers: its size is the sum of the inputs')
   --device auto|gpu|cpu where to run (default auto: the GPU when CUDA finds one)
   --threads T           CPU backend threads (default 0: every hardware thread)
-  --no-check            do not check that A and B are sorted (the check reads them once;
+  --no-check            do not check that {checked} sorted (the check reads them once;
                         on unsorted input the result is then undefined)
   --force               replace output files that exist, inputs included
   --                    the end of the options: what follows are file names
@@ -97,32 +102,30 @@ options:
 Long options take their value after '=' too (--output=out.npy); flags take none.
 
 Inputs are read once, front to back: pipes, FIFOs and - (standard input) work as well as
-files. A file whose length differs from what its header announces is refused.
+files. A file whose length differs from what its header announces is refused.{same_file}
 
 Float keys are ordered with NaNs last, as np.sort leaves them.
 All NaNs are equal to each other (and -0.0 equals 0.0): the set operations match NaN
 copies as they match copies of any other key, so the union of [nan] and [nan, nan] is
 [nan, nan].
 
-Outputs are safe to name anything:
-  - A file is written to an unnamed temporary file in its directory and renamed over the
-    output once complete: an error, a signal, a kill or running out of memory never
-    leaves a partial output or a stray temporary file.
-  - With --values-out, both files are published together: both are complete before
-    either is renamed, and if the second rename fails the first output is put back as it
-    was. (Only a crash between the two renames, or a file system without hard links, can
-    leave one new and one old.)
-  - An existing file is replaced only with --force. A symbolic link is followed: the file
-    it points to is replaced and the link stays; a link to nothing is refused.
-  - An output that is also an input (under any name: a path, a link, a hard link) is
-    replaced only with --force, and only after every input was read, as sort -o does.
-  - Standard output (-), FIFOs and character devices such as /dev/null are written
-    directly, never replaced; they cannot be taken back if the write fails midway.
-  - Directories, sockets and block devices are refused, and so are two outputs that are
-    one file.
-A progress bar shows on stderr while reading or writing files over 256 MiB, when stderr is
-a terminal. The report goes to standard output, or to stderr when -o or --values-out is -.
-
+)",
+             fmt::arg("name", info.name), fmt::arg("rule", info.rule), fmt::arg("runs", runs),
+             fmt::arg("inputs", k ? "A.npy B.npy [C.npy ...]" : "A.npy B.npy"),
+             fmt::arg("values", k ? "A_VALUES.npy B_VALUES.npy [C_VALUES.npy ...]" : "A_VALUES.npy B_VALUES.npy"),
+             fmt::arg("which", k ? "A, B, ... are" : "A and B are"),
+             fmt::arg("values_help",
+                      k ? "                        one values file per input, in the inputs' order (--values takes\n"
+                          "                        the files up to the next option), each with one value per key,\n"
+                          "                        all of one dtype (any of the above); they move with their keys\n"
+                          "                        into --values-out"
+                        : "                        the values of A's and of B's keys, one per key, of one dtype (any\n"
+                          "                        of the above); they move with their keys into --values-out"),
+             fmt::arg("checked", k ? "the inputs are" : "A and B are"),
+             fmt::arg("same_file",
+                      k ? "\nA file may be named more than once (merged with itself); standard input once." : ""));
+  print_output_guarantees(stream);
+  fmt::print(stream, R"(
 exit status:
   0  done
   1  the work failed: a read or write error, an output directory where no file can be
@@ -130,36 +133,26 @@ exit status:
      (use --device cpu), a CUDA error, --device gpu without a GPU
   2  a wrong command line, or an input that cannot be used: a missing or unreadable
      file, not a .npy file, truncated data or bytes after it, an unsupported dtype,
-     big-endian data, Fortran order, not one dimension, A and B of different dtypes,
-     values whose length differs from their keys', unsorted input (the message names the
-     file, the index and the two values), an output that exists or is an input (without
-     --force), two outputs that are one file, an output that cannot be one, or whose
-     directory does not exist
+     big-endian data, Fortran order, not one dimension, {dtypes},
+     values whose length differs from their keys', unsorted input (the message names
+     the file, the index and the two values), an output that exists or is an input
+     (without --force), two outputs that are one file, an output that cannot be one,
+     or whose directory does not exist
 
 examples:
-  corank {0} a.npy b.npy -o out.npy
-  corank {0} a.npy b.npy --count
-  corank {0} keys_a.npy keys_b.npy --values vals_a.npy vals_b.npy -o keys.npy --values-out vals.npy
-  corank {0} a.npy b.npy -o out.npy --device cpu --force
-  python make_column.py | corank {0} - b.npy -o - | python use_column.py
-)",
-             info.name, info.rule, info.library);
+  corank {name} a.npy b.npy -o out.npy
+  corank {name} a.npy b.npy --count
+  corank {name} keys_a.npy keys_b.npy --values vals_a.npy vals_b.npy -o keys.npy --values-out vals.npy
+  corank {name} a.npy b.npy -o out.npy --device cpu --force
+  python make_column.py | corank {name} - b.npy -o - | python use_column.py
+{more})",
+             fmt::arg("name", info.name),
+             fmt::arg("dtypes", k ? "inputs of different dtypes" : "A and B of different dtypes"),
+             fmt::arg("more", k ? "  corank merge part1.npy part2.npy part3.npy part4.npy -o all.npy\n" : ""));
 }
 
-struct set_options {
-  std::vector<std::string> inputs;
-  std::vector<std::string> values;
-  std::string output;
-  std::string values_output;
-  bool count_only = false;
-  bool check = true;
-  bool force = false;
-  std::string device = "auto";
-  unsigned threads = 0;
-};
-
-set_options parse_set_options(int argc, char** argv, bool& help) {
-  set_options options;
+npy_options parse_set_options(const set_command_info& info, int argc, char** argv, bool& help) {
+  npy_options options;
   argument_reader args(argc, argv,
                        {{"--output", "-o", 1}, {"--values", nullptr, 2}, {"--values-out", nullptr, 1}, {"--count"},
                         {"--device", nullptr, 1}, {"--threads", nullptr, 1}, {"--no-check"}, {"--force"}});
@@ -168,32 +161,34 @@ set_options parse_set_options(int argc, char** argv, bool& help) {
       help = true;
     } else if (args.is_positional()) {
       options.inputs.push_back(args.name());
-    } else if (args.is("-o") || args.is("--output")) {
-      options.output = args.value();
     } else if (args.is("--values")) {
+      // Two files as always, then (for merge's k inputs) any up to the next option.
       options.values = {args.value(), args.following_value()};
-    } else if (args.is("--values-out")) {
-      options.values_output = args.value();
+      for (std::string& more : args.values_up_to_next_option()) options.values.push_back(std::move(more));
     } else if (args.is("--count")) {
       options.count_only = true;
-    } else if (args.is("--device")) {
-      options.device = parse_choice(args.name(), args.value(), {"auto", "gpu", "cpu"});
-    } else if (args.is("--threads")) {
-      const std::uint64_t threads = parse_unsigned(args.name(), args.value());
-      if (threads > 4096) throw usage_error(fmt::format("--threads: {} is more than 4096", threads));
-      options.threads = unsigned(threads);
     } else if (args.is("--no-check")) {
       options.check = false;
-    } else if (args.is("--force")) {
-      options.force = true;
+    } else {
+      read_shared_option(args, options);
     }
   }
   if (help) return options;
-  if (options.inputs.size() != 2) {
-    throw usage_error(options.inputs.size() < 2
-                          ? "needs two input files, A.npy and B.npy"
-                          : fmt::format("needs two input files, got {} (the third is '{}')",
-                                        options.inputs.size(), options.inputs[2]));
+  const std::size_t k = options.inputs.size();
+  if (k < 2) {
+    throw usage_error(fmt::format("needs {} input files, A.npy and B.npy{}", info.multiway ? "two or more" : "two",
+                                  options.values.size() > 1 ? " (--values takes the files up to the next option: "
+                                                              "name the inputs before it)"
+                                                            : ""));
+  }
+  if (k > 2 && !info.multiway) {
+    throw usage_error(fmt::format("needs two input files, got {} (the third is '{}'); only merge takes more", k,
+                                  options.inputs[2]));
+  }
+  if (!options.values.empty() && options.values.size() != k) {
+    throw usage_error(fmt::format("--values names {} files for {} input files: give one values file per input, in "
+                                  "the inputs' order",
+                                  options.values.size(), k));
   }
   if (options.count_only) {
     if (!options.output.empty() || !options.values_output.empty()) {
@@ -212,88 +207,53 @@ set_options parse_set_options(int argc, char** argv, bool& help) {
   return options;
 }
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+// Inputs are A, B, C, ... as the usage names them (#27 on: numbers).
+std::string input_role(std::size_t i) {
+  return i < 26 ? std::string(1, char('A' + i)) : fmt::format("#{}", i + 1);
 }
 
-std::string unsorted_message(const corank::unsorted_input& e, const std::string& path, const column& keys) {
-  const index_t i = e.index();
-  const bool floats = keys.type() == dtype::float32 || keys.type() == dtype::float64;
-  return fmt::format(
-      "{} is not sorted: element {} ({}) is less than element {} ({}){}; sort it first (numpy: np.sort, or "
-      "np.argsort with kind='stable' to reorder values with their keys), or check that it is the file you meant",
-      path, i, format_element(keys, i), i - 1, format_element(keys, i - 1),
-      floats ? " in the order with NaNs last" : "");
-}
-
-std::string plural(index_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
-
-// An argument naming a file, and what it is (by identity: see file_identity.hpp).
-struct named_file {
-  std::string role;  // "A", "-o", ...
-  std::string path;
-  file_identity identity;
-};
-
-// Every rule about which files the arguments name, checked before anything is opened.
-void check_file_names(const std::vector<named_file>& inputs, const std::vector<named_file>& outputs, bool force) {
-  if (outputs.size() == 2 && outputs[0].identity == outputs[1].identity) {
-    throw input_error(fmt::format("-o {} and --values-out {} are the same file; name two different files",
-                                  outputs[0].path, outputs[1].path));
-  }
-  for (const named_file& out : outputs) {
-    for (const named_file& in : inputs) {
-      if (!in.identity.exists || out.identity != in.identity) continue;
-      if (out.identity.exists && !out.identity.is_regular()) {
-        throw input_error(fmt::format("{} {} is also input {} ({}), and {} cannot be both", out.role, out.path,
-                                      in.role, in.path, file_type_name(out.identity.type)));
-      }
-      if (!force) {
-        throw input_error(fmt::format("{} {} is also input {} ({}); pass --force to replace it once it has been read",
-                                      out.role, out.path, in.role, in.path));
-      }
+// Every input's header opened and checked against the first's dtype.
+std::vector<std::unique_ptr<npy_input>> open_inputs(const std::vector<named_file>& files, std::size_t first,
+                                                    std::size_t count, bool values) {
+  std::vector<std::unique_ptr<npy_input>> inputs;
+  for (std::size_t i = 0; i < count; ++i) inputs.push_back(std::make_unique<npy_input>(files[first + i].path));
+  const npy_input& a = *inputs.front();
+  for (std::size_t i = 1; i < count; ++i) {
+    const npy_input& x = *inputs[i];
+    if (x.header().type == a.header().type) continue;
+    if (count == 2 && !values) {
+      throw input_error(fmt::format("{} is {} but {} is {}: A and B must have the same dtype (convert one, e.g. "
+                                    "numpy: b.astype(np.{}))",
+                                    a.path(), dtype_name(a.header().type), x.path(), dtype_name(x.header().type),
+                                    dtype_name(a.header().type)));
     }
-  }
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    for (std::size_t j = i + 1; j < inputs.size(); ++j) {
-      const bool both_stdin = inputs[i].path == "-" && inputs[j].path == "-";
-      if (both_stdin || (inputs[i].identity == inputs[j].identity && inputs[i].identity.exists &&
-                         !inputs[i].identity.is_regular())) {
-        throw input_error(fmt::format("inputs {} and {} are both {}, which can be read only once", inputs[i].role,
-                                      inputs[j].role, both_stdin ? "standard input" : inputs[i].path));
-      }
+    if (count == 2) {
+      throw input_error(fmt::format("{} is {} but {} is {}: A's and B's values must have the same dtype", a.path(),
+                                    dtype_name(a.header().type), x.path(), dtype_name(x.header().type)));
     }
+    throw input_error(fmt::format("{} is {} but {} is {}: every {} must have the same dtype (convert it, e.g. "
+                                  "numpy: x.astype(np.{}))",
+                                  x.path(), dtype_name(x.header().type), a.path(), dtype_name(a.header().type),
+                                  values ? "values file" : "input", dtype_name(a.header().type)));
   }
-}
-
-std::string format_gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(std::uint64_t(1) << 30)); }
-
-// Refuses a job whose inputs and output cannot fit in host memory, before reading it.
-void check_host_memory(double input_bytes, double output_bytes) {
-  const double needed = input_bytes + output_bytes;
-  const std::uint64_t available = available_host_memory();
-  if (needed > double(available)) {
-    throw std::runtime_error(fmt::format(
-        "not enough host memory: the inputs ({}) and the output (up to {}) need {} in RAM, and {} is available; "
-        "free memory, or use smaller inputs",
-        format_gib(input_bytes), format_gib(output_bytes), format_gib(needed), format_gib(double(available))));
-  }
+  return inputs;
 }
 
 int run_set_command(const set_command_info& info, int argc, char** argv) {
   bool help = false;
-  const set_options options = parse_set_options(argc, argv, help);
+  const npy_options options = parse_set_options(info, argc, argv, help);
   if (help) {
     print_set_usage(info, stdout);
     return exit_ok;
   }
   const bool with_values = !options.values.empty();
+  const std::size_t k = options.inputs.size();
 
   // Which files the arguments name, before anything is opened or read.
-  std::vector<named_file> inputs = {{"A", options.inputs[0], {}}, {"B", options.inputs[1], {}}};
-  if (with_values) {
-    inputs.push_back({"A's values", options.values[0], {}});
-    inputs.push_back({"B's values", options.values[1], {}});
+  std::vector<named_file> inputs;
+  for (std::size_t i = 0; i < k; ++i) inputs.push_back({input_role(i), options.inputs[i], {}});
+  for (std::size_t i = 0; with_values && i < k; ++i) {
+    inputs.push_back({input_role(i) + "'s values", options.values[i], {}});
   }
   for (named_file& in : inputs) in.identity = identify(in.path, STDIN_FILENO);
   std::vector<named_file> outputs;
@@ -315,89 +275,74 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
   std::FILE* report = report_to_stderr ? stderr : stdout;
 
   // Every header before any data.
-  npy_input input_a(inputs[0].path);
-  npy_input input_b(inputs[1].path);
-  const npy_header& header_a = input_a.header();
-  const npy_header& header_b = input_b.header();
-  const std::string& path_a = input_a.path();
-  const std::string& path_b = input_b.path();
-  if (header_a.type != header_b.type) {
-    throw input_error(fmt::format("{} is {} but {} is {}: A and B must have the same dtype (convert one, e.g. "
-                                  "numpy: b.astype(np.{}))",
-                                  path_a, dtype_name(header_a.type), path_b, dtype_name(header_b.type),
-                                  dtype_name(header_a.type)));
+  const auto key_inputs = open_inputs(inputs, 0, k, false);
+  std::vector<index_t> sizes;
+  std::vector<std::string> paths;
+  index_t total = 0;
+  for (const auto& in : key_inputs) {
+    sizes.push_back(in->header().size), paths.push_back(in->path()), total += in->header().size;
   }
+  const dtype key_type = key_inputs.front()->header().type;
   if (info.operation == set_operation::merge && options.count_only) {
-    fmt::print("{}\n", header_a.size + header_b.size);  // a merge's size needs no data
+    fmt::print("{}\n", total);  // a merge's size needs no data
     return exit_ok;
   }
-  std::unique_ptr<npy_input> input_va, input_vb;
+  std::vector<std::unique_ptr<npy_input>> value_inputs;
   if (with_values) {
-    input_va = std::make_unique<npy_input>(inputs[2].path);
-    input_vb = std::make_unique<npy_input>(inputs[3].path);
-    const npy_header& header_va = input_va->header();
-    const npy_header& header_vb = input_vb->header();
-    if (header_va.type != header_vb.type) {
-      throw input_error(fmt::format("{} is {} but {} is {}: A's and B's values must have the same dtype",
-                                    options.values[0], dtype_name(header_va.type), options.values[1],
-                                    dtype_name(header_vb.type)));
-    }
-    const auto same_length = [](const npy_header& values, const std::string& values_path, const npy_header& keys,
-                                const std::string& keys_path) {
-      if (values.size != keys.size) {
-        throw input_error(fmt::format("{} has {} but {} has {}: each key needs exactly one value", values_path,
-                                      plural(values.size, "value"), keys_path, plural(keys.size, "key")));
+    value_inputs = open_inputs(inputs, k, k, true);
+    for (std::size_t i = 0; i < k; ++i) {
+      if (value_inputs[i]->header().size != sizes[i]) {
+        throw input_error(fmt::format("{} has {} but {} has {}: each key needs exactly one value", options.values[i],
+                                      plural(value_inputs[i]->header().size, "value"), paths[i],
+                                      plural(sizes[i], "key")));
       }
-    };
-    same_length(header_va, options.values[0], header_a, path_a);
-    same_length(header_vb, options.values[1], header_b, path_b);
-  }
-
-  const std::size_t element_bytes =
-      dtype_size(header_a.type) + (with_values ? dtype_size(input_va->header().type) : 0);
-  const double input_bytes = double(header_a.size + header_b.size) * double(element_bytes);
-  const index_t output_elements = options.count_only ? 0 : output_bound(info.operation, header_a.size, header_b.size);
-  const double output_bytes = double(output_elements) * double(element_bytes);
-  check_host_memory(input_bytes, output_bytes);
-
-  bool on_gpu = false;
-  if (options.device != "cpu") {
-    std::string reason;
-    on_gpu = cuda_device_count(reason) > 0;
-    if (!on_gpu && options.device == "gpu") {
-      throw std::runtime_error(
-          fmt::format("--device gpu, but no CUDA GPU found ({}); use --device cpu or auto", reason));
     }
   }
+
+  const bool on_gpu = choose_gpu(options.device);
+  const std::size_t element_bytes =
+      dtype_size(key_type) + (with_values ? dtype_size(value_inputs.front()->header().type) : 0);
+  const double input_bytes = double(total) * double(element_bytes);
+  const index_t output_elements =
+      options.count_only ? 0 : k > 2 ? total : output_bound(info.operation, sizes[0], sizes[1]);
+  const double output_bytes = double(output_elements) * double(element_bytes);
+  check_host_memory(input_bytes, output_bytes,
+                    k > 2 ? merge_runs_host_buffer_bytes(on_gpu, sizes, element_bytes) : 0);
 
   auto start = std::chrono::steady_clock::now();
-  const column a = input_a.read();
-  const column b = input_b.read();
-  column a_values, b_values;
-  if (with_values) {
-    a_values = input_va->read();
-    b_values = input_vb->read();
-  }
+  std::vector<column> keys, values;
+  for (const auto& in : key_inputs) keys.push_back(in->read());
+  for (const auto& in : value_inputs) values.push_back(in->read());
   const double read_ms = ms_since(start);
 
-  set_job job;
-  job.operation = info.operation;
-  job.a = &a;
-  job.b = &b;
-  if (with_values) {
-    job.a_values = &a_values;
-    job.b_values = &b_values;
-  }
-  job.count_only = options.count_only;
-  job.check_sorted = options.check;
-  job.threads = options.threads;
-
-  set_outcome outcome;
+  job_outcome outcome;
   try {
-    outcome = on_gpu ? run_set_job_on_gpu(job) : run_set_job_on_cpu(job);
+    if (k == 2) {
+      set_job job;
+      job.operation = info.operation;
+      job.a = &keys[0];
+      job.b = &keys[1];
+      if (with_values) {
+        job.a_values = &values[0];
+        job.b_values = &values[1];
+      }
+      job.count_only = options.count_only;
+      job.check_sorted = options.check;
+      job.threads = options.threads;
+      outcome = on_gpu ? run_set_job_on_gpu(job) : run_set_job_on_cpu(job);
+    } else {
+      merge_runs_job job;
+      for (const column& c : keys) job.keys.push_back(&c);
+      for (const column& c : values) job.values.push_back(&c);
+      job.check_sorted = options.check;
+      job.threads = options.threads;
+      outcome = on_gpu ? run_merge_runs_on_gpu(job) : run_merge_runs_on_cpu(job);
+    }
   } catch (const corank::unsorted_input& e) {
-    const bool in_a = e.input() == 'A';
-    throw input_error(unsorted_message(e, in_a ? path_a : path_b, in_a ? a : b));
+    const std::size_t i = e.input() == 'A' ? 0 : 1;
+    throw input_error(unsorted_message(paths[i], keys[i], e.index()));
+  } catch (const unsorted_run& e) {
+    throw input_error(unsorted_message(paths[e.run()], keys[e.run()], e.index()));
   }
 
   if (options.count_only) {
@@ -405,42 +350,26 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
     return exit_ok;
   }
 
-  // Files first (the likeliest to fail: a full disk), then streams, then the files are
-  // published together: an error anywhere leaves every output file as it was.
   start = std::chrono::steady_clock::now();
-  std::vector<std::pair<output_file*, const column*>> writes = {{keys_out.get(), &outcome.keys}};
-  if (with_values) writes.push_back({values_out.get(), &outcome.values});
-  std::stable_partition(writes.begin(), writes.end(), [](const auto& w) { return !w.first->is_stream(); });
-  for (const auto& [out, data] : writes) {
-    write_npy(out->file(), out->name(), *data);
-    out->finish_writing();
-  }
-  publish_together({keys_out.get(), values_out.get()});
-  const double write_ms = ms_since(start);
-  const double written_bytes = double(outcome.keys.bytes() + outcome.values.bytes());
-  const double read_bytes = double(a.bytes() + b.bytes() + a_values.bytes() + b_values.bytes());
+  write_outputs({{keys_out.get(), &outcome.keys}, {values_out.get(), &outcome.values}});
+  report_steps steps;
+  steps.operation = info.name;
+  steps.write_ms = ms_since(start);
+  steps.read_ms = read_ms;
+  steps.written_bytes = double(outcome.keys.bytes() + outcome.values.bytes());
+  for (const column& c : keys) steps.read_bytes += double(c.bytes());
+  for (const column& c : values) steps.read_bytes += double(c.bytes());
+  steps.checked = k == 2 ? "A and B sorted" : fmt::format("{} inputs sorted", k);
 
-  fmt::print(report, "corank {}: {} and {} ({}, {} + {}) -> {} ({})\n", info.name, path_a, path_b,
-             dtype_name(a.type()), plural(a.size(), "key"), plural(b.size(), "key"), options.output,
-             plural(outcome.count, "key"));
+  const std::string sizes_text = k == 2 ? fmt::format("{} + {}", plural(sizes[0], "key"), plural(sizes[1], "key"))
+                                        : fmt::format("{} in {} files", plural(total, "key"), k);
+  fmt::print(report, "corank {}: {} ({}, {}) -> {} ({})\n", info.name, join_names(paths), dtype_name(key_type),
+             sizes_text, options.output, plural(outcome.count, "key"));
   if (with_values) {
-    fmt::print(report, "  values: {} and {} ({}) -> {}\n", options.values[0], options.values[1],
-               dtype_name(a_values.type()), options.values_output);
+    fmt::print(report, "  values: {} ({}) -> {}\n", join_names(options.values), dtype_name(values.front().type()),
+               options.values_output);
   }
-  fmt::print(report, "  device    {}\n", outcome.where);
-  fmt::print(report, "  read      {} in {:.1f} ms\n", format_bytes(read_bytes), read_ms);
-  if (outcome.upload_ms >= 0) fmt::print(report, "  to GPU    {:.1f} ms\n", outcome.upload_ms);
-  if (outcome.check_ms >= 0) {
-    fmt::print(report, "  check     A and B sorted, {:.1f} ms\n", outcome.check_ms);
-  } else {
-    fmt::print(report, "  check     skipped (--no-check)\n");
-  }
-  const double moved = read_bytes + written_bytes;
-  fmt::print(report, "  {:<9} {} in {:.3f} ms, {:.2f} GB/s (inputs read + output written, {})\n", info.name,
-             plural(outcome.count, "key"), outcome.compute_ms,
-             outcome.compute_ms > 0 ? moved / (outcome.compute_ms * 1e6) : 0.0, format_bytes(moved));
-  if (outcome.download_ms >= 0) fmt::print(report, "  from GPU  {:.1f} ms\n", outcome.download_ms);
-  fmt::print(report, "  write     {} in {:.1f} ms\n", format_bytes(written_bytes), write_ms);
+  print_report_steps(report, steps, outcome);
   return exit_ok;
 }
 
@@ -449,9 +378,7 @@ int run_command(int argc, char** argv) {
   try {
     return run_set_command(Info, argc, argv);
   } catch (const std::bad_alloc&) {
-    throw std::runtime_error(fmt::format("out of host memory ({} available): the inputs and the output must fit in "
-                                         "RAM; free memory, or use smaller inputs",
-                                         format_gib(double(available_host_memory()))));
+    throw out_of_host_memory();
   }
 }
 

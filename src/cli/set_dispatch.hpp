@@ -60,32 +60,51 @@ template <class... Payloads>
 struct value_payloads {};
 using all_value_payloads = value_payloads<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
 
+// Calls f(type_tag<Key>{}, type_tag<Payload>{}) for the Key of `key_type` and the Payload of
+// `value_bytes` bytes, Payload void where value_bytes is 0 (keys only). key_type must be
+// one of Keys, and value_bytes 0 or the size of one of Payloads. The multiway commands
+// (multiway_*.cpp/.cu) dispatch with it too.
+template <class... Keys, class... Payloads, class F>
+void visit_key_and_payload(key_types<Keys...>, value_payloads<Payloads...>, dtype key_type, std::size_t value_bytes,
+                           F&& f) {
+  const auto for_key = [&](auto key_tag) {
+    if (value_bytes == 0) {
+      f(key_tag, type_tag<void>{});
+    } else {
+      ((value_bytes == sizeof(Payloads) ? void(f(key_tag, type_tag<Payloads>{})) : void()), ...);
+    }
+  };
+  ((key_type == dtype_of<Keys>() ? void(for_key(type_tag<Keys>{})) : void()), ...);
+}
+
 // Runs the operation; returns the output size. o.key_type must be one of Keys, and
 // o.value_bytes the size of one of Payloads.
 template <class... Keys, class... Payloads, class Runners, class Extra>
-index_t run_operation(key_types<Keys...>, value_payloads<Payloads...>, const Runners& run,
+index_t run_operation(key_types<Keys...> keys, value_payloads<Payloads...> payloads, const Runners& run,
                       const operation_operands& o, Extra extra) {
-  const auto run_for = [&](auto tag) -> index_t {
-    using Key = typename decltype(tag)::type;
+  index_t count = -1;
+  // Counting moves no values: the keys-only dispatch.
+  const std::size_t value_bytes = o.count_only ? 0 : o.value_bytes;
+  visit_key_and_payload(keys, payloads, o.key_type, value_bytes, [&](auto key_tag, auto value_tag) {
+    using Key = typename decltype(key_tag)::type;
+    using Value = typename decltype(value_tag)::type;
     const key_order<Key> comp{};
     const Key* a = static_cast<const Key*>(o.a);
     const Key* b = static_cast<const Key*>(o.b);
-    if (o.count_only) return index_t(run.count(a, a + o.size_a, b, b + o.size_b, comp, extra));
     Key* out = static_cast<Key*>(o.keys_out);
-    const auto by_key = [&](auto value_tag) -> index_t {
-      using Value = typename decltype(value_tag)::type;
+    if constexpr (std::is_void_v<Value>) {
+      if (o.count_only) {
+        count = index_t(run.count(a, a + o.size_a, b, b + o.size_b, comp, extra));
+      } else {
+        count = index_t(run.keys(a, a + o.size_a, b, b + o.size_b, out, comp, extra) - out);
+      }
+    } else {
       const auto ends = run.by_key(a, a + o.size_a, b, b + o.size_b, static_cast<const Value*>(o.a_values),
                                    static_cast<const Value*>(o.b_values), out, static_cast<Value*>(o.values_out),
                                    comp, extra);
-      return index_t(ends.first - out);
-    };
-    if (o.value_bytes == 0) return index_t(run.keys(a, a + o.size_a, b, b + o.size_b, out, comp, extra) - out);
-    index_t count = -1;
-    ((o.value_bytes == sizeof(Payloads) ? void(count = by_key(type_tag<Payloads>{})) : void()), ...);
-    return count;
-  };
-  index_t count = -1;
-  ((o.key_type == dtype_of<Keys>() ? void(count = run_for(type_tag<Keys>{})) : void()), ...);
+      count = index_t(ends.first - out);
+    }
+  });
   return count;
 }
 

@@ -12,7 +12,7 @@
 
 namespace corank::cli {
 
-// Keys travel on the device as one of four types (set_gpu.cu maps them there and back),
+// Keys travel on the device as one of four types (gpu_columns.cu maps them there and back),
 // so the kernels compile for 4 key types instead of 10:
 //   int8, int16, uint8, uint16   as int32, sign- or zero-extended
 //   uint32, uint64               as int32, int64 with the top bit flipped (0 -> the minimum)
@@ -24,7 +24,7 @@ template <class Key>
 using device_key_t = std::conditional_t<std::is_floating_point_v<Key>, Key,
                                         std::conditional_t<sizeof(Key) <= 4, std::int32_t, std::int64_t>>;
 
-// Values of 1 and 2 bytes are widened to 4 on the device (set_gpu.cu): the kernels compile
+// Values of 1 and 2 bytes are widened to 4 on the device (gpu_columns.cu): the kernels compile
 // for two payloads per key type instead of four.
 using gpu_value_payloads = value_payloads<std::uint32_t, std::uint64_t>;
 

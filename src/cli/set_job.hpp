@@ -1,17 +1,16 @@
 #pragma once
-// What the set commands (set_command.cpp) hand to a backend, and what they get back. The
-// backends: set_cpu.cpp (corank::host on threads) and set_gpu.cu (corank on the GPU).
+// What the set commands (set_command.cpp) hand to a backend, and what they get back
+// (job_outcome.hpp). The backends: set_cpu.cpp (corank::host on threads) and set_gpu.cu
+// (corank on the GPU).
 //
 // Values are only moved, never compared, so a backend sees them as unsigned payloads of
 // their width whatever their dtype: the by-key forms compile for one value type per width
 // instead of one per dtype.
 
 #include "column.hpp"
+#include "job_outcome.hpp"
 
 #include <corank/config.hpp>
-
-#include <stdexcept>
-#include <string>
 
 namespace corank::cli {
 
@@ -28,23 +27,7 @@ struct set_job {
   unsigned threads = 0;              // CPU backend; 0: every hardware thread
 };
 
-struct set_outcome {
-  index_t count = 0;  // output size
-  column keys;        // count elements (none when count_only)
-  column values;      // count payloads, when the job has values
-  std::string where;  // the device, in words
-  // Milliseconds; negative: the backend has no such step.
-  double upload_ms = -1;
-  double check_ms = -1;
-  double compute_ms = 0;
-  double download_ms = -1;
-};
-
-// The GPU has too little free memory for the job; the message suggests --device cpu.
-class gpu_memory_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using set_outcome = job_outcome;
 
 // The most outputs the operation can write: m + n for merge, union and symmetric
 // difference, min(m, n) for intersection, m for difference.

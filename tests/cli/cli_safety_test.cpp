@@ -25,40 +25,6 @@ using namespace corank::cli_test;
 using std::int32_t;
 using std::int64_t;
 
-// Opens a FIFO for writing once its reader has opened it (or fails after 30 s).
-int open_fifo_for_writing(const fs::path& fifo) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (std::chrono::steady_clock::now() < deadline) {
-    const int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
-    if (fd >= 0) {
-      fcntl(fd, F_SETFL, 0);  // blocking writes from now on
-      return fd;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return -1;
-}
-
-bool write_all(int fd, const std::string& bytes) {
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t wrote = write(fd, bytes.data() + done, bytes.size() - done);
-    if (wrote <= 0) return false;
-    done += std::size_t(wrote);
-  }
-  return true;
-}
-
-// Waits until `pid` is blocked in read() (its input is a FIFO that has no data yet).
-bool wait_until_blocked_reading(pid_t pid) {
-  const std::string syscall = "/proc/" + std::to_string(pid) + "/syscall";
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (read_file(syscall).rfind("0 ", 0) == 0) return true;  // syscall 0 on x86-64 and arm64: read
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return false;
-}
-
 // A process's virtual memory size in bytes (VmSize in /proc/PID/status).
 std::uint64_t virtual_memory(pid_t pid) {
   const std::string status = read_file("/proc/" + std::to_string(pid) + "/status");

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cmath>
 #include <cstdint>
@@ -30,6 +31,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -229,6 +231,43 @@ std::vector<T> host_reference(const std::string& op, const std::vector<T>& a, co
   else end = corank::host::set_symmetric_difference(a.data(), a.data() + a.size(), b.data(), b.data() + b.size(), o, comp);
   out.resize(std::size_t(end - o));
   return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Streams the tests feed the command through.
+
+// Opens a FIFO for writing once its reader has opened it (or fails after 30 s).
+inline int open_fifo_for_writing(const fs::path& fifo) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) {
+      fcntl(fd, F_SETFL, 0);  // blocking writes from now on
+      return fd;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return -1;
+}
+
+inline bool write_all(int fd, const std::string& bytes) {
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t wrote = write(fd, bytes.data() + done, bytes.size() - done);
+    if (wrote <= 0) return false;
+    done += std::size_t(wrote);
+  }
+  return true;
+}
+
+// Waits until `pid` is blocked in read() (its input is a FIFO that has no data yet).
+inline bool wait_until_blocked_reading(pid_t pid) {
+  const std::string syscall = "/proc/" + std::to_string(pid) + "/syscall";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (read_file(syscall).rfind("0 ", 0) == 0) return true;  // syscall 0 on x86-64 and arm64: read
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
 }
 
 class CliTest : public ::testing::TestWithParam<const char*> {

@@ -1,0 +1,32 @@
+#pragma once
+// What a backend hands back to a command (set_job.hpp, multiway_job.hpp): the result, where
+// it ran, and how long each step took.
+
+#include "column.hpp"
+
+#include <corank/config.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace corank::cli {
+
+struct job_outcome {
+  index_t count = 0;  // output size
+  column keys;        // count elements (none when only counted)
+  column values;      // count payloads, when the job has values
+  std::string where;  // the device, in words
+  // Milliseconds; negative: the backend has no such step.
+  double upload_ms = -1;
+  double check_ms = -1;
+  double compute_ms = 0;
+  double download_ms = -1;
+};
+
+// The GPU has too little free memory for the job; the message suggests --device cpu.
+class gpu_memory_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace corank::cli
