@@ -153,6 +153,36 @@ a terminal. The report goes to standard output, or to stderr when -o or --values
 )");
 }
 
+void print_exit_statuses(std::FILE* stream, const std::string& own_problems) {
+  fmt::print(stream, R"(exit status:
+  0  done
+  1  the work failed: a read or write error, an output directory where no file can be
+     created, not enough host memory (the message says how much is needed) or GPU memory
+     (use --device cpu), a CUDA error, --device gpu without a GPU
+)");
+  const std::string problems =
+      "a wrong command line, or an input that cannot be used: a missing or unreadable file, not a .npy file, "
+      "truncated data or bytes after it, an unsupported dtype, big-endian data, Fortran order, not one dimension, " +
+      own_problems +
+      "values whose length differs from their keys', an output that exists or is an input (without --force), two "
+      "outputs that are one file, an output that cannot be one, or whose directory does not exist";
+  // Wrapped at 88 columns under its first word, as the usage texts are.
+  std::string line = "  2 ";
+  std::size_t from = 0;
+  while (from < problems.size()) {
+    std::size_t to = problems.find(' ', from);
+    if (to == std::string::npos) to = problems.size();
+    const std::string word = problems.substr(from, to - from);
+    if (line.size() + 1 + word.size() > 88) {
+      fmt::print(stream, "{}\n", line);
+      line = "    ";
+    }
+    line += " " + word;
+    from = to + 1;
+  }
+  fmt::print(stream, "{}\n", line);
+}
+
 void print_report_steps(std::FILE* report, const report_steps& steps, const job_outcome& outcome) {
   fmt::print(report, "  device    {}\n", outcome.where);
   fmt::print(report, "  read      {} in {:.1f} ms\n", format_bytes(steps.read_bytes), steps.read_ms);

@@ -81,6 +81,10 @@ void write_outputs(const std::vector<std::pair<output_file*, const column*>>& wr
 // --force, streams) and on the progress bar and the report.
 void print_output_guarantees(std::FILE* stream);
 
+// The usage's exit statuses; status 2 also lists `own_problems`, the command's own unusable
+// inputs (each followed by ", "; may be empty).
+void print_exit_statuses(std::FILE* stream, const std::string& own_problems);
+
 // The report's lines after its first: device, read, to GPU, check, the operation (its
 // keys, time and GB/s over the bytes read and written), from GPU, write. `checked` says what
 // the check covered ("A and B sorted"); empty: the command has no check step.

@@ -125,20 +125,11 @@ copies as they match copies of any other key, so the union of [nan] and [nan, na
              fmt::arg("same_file",
                       k ? "\nA file may be named more than once (merged with itself); standard input once." : ""));
   print_output_guarantees(stream);
+  fmt::print(stream, "\n");
+  print_exit_statuses(stream, fmt::format("{}, unsorted input (the message names the file, the index and the two "
+                                          "values), ",
+                                          k ? "inputs of different dtypes" : "A and B of different dtypes"));
   fmt::print(stream, R"(
-exit status:
-  0  done
-  1  the work failed: a read or write error, an output directory where no file can be
-     created, not enough host memory (the message says how much is needed) or GPU memory
-     (use --device cpu), a CUDA error, --device gpu without a GPU
-  2  a wrong command line, or an input that cannot be used: a missing or unreadable
-     file, not a .npy file, truncated data or bytes after it, an unsupported dtype,
-     big-endian data, Fortran order, not one dimension, {dtypes},
-     values whose length differs from their keys', unsorted input (the message names
-     the file, the index and the two values), an output that exists or is an input
-     (without --force), two outputs that are one file, an output that cannot be one,
-     or whose directory does not exist
-
 examples:
   corank {name} a.npy b.npy -o out.npy
   corank {name} a.npy b.npy --count
@@ -147,7 +138,6 @@ examples:
   python make_column.py | corank {name} - b.npy -o - | python use_column.py
 {more})",
              fmt::arg("name", info.name),
-             fmt::arg("dtypes", k ? "inputs of different dtypes" : "A and B of different dtypes"),
              fmt::arg("more", k ? "  corank merge part1.npy part2.npy part3.npy part4.npy -o all.npy\n" : ""));
 }
 

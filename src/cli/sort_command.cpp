@@ -179,19 +179,9 @@ equal to 0.0 (so they keep their input order too).
 
 )");
   print_output_guarantees(stream);
+  fmt::print(stream, "\n");
+  print_exit_statuses(stream, "");
   fmt::print(stream, R"(
-exit status:
-  0  done
-  1  the work failed: a read or write error, an output directory where no file can be
-     created, not enough host memory (the message says how much is needed) or GPU memory
-     (use --device cpu), a CUDA error, --device gpu without a GPU
-  2  a wrong command line, or an input that cannot be used: a missing or unreadable
-     file, not a .npy file, truncated data or bytes after it, an unsupported dtype,
-     big-endian data, Fortran order, not one dimension, values whose length differs
-     from their keys', an output that exists or is an input (without --force), two
-     outputs that are one file, an output that cannot be one, or whose directory does
-     not exist
-
 examples:
   corank sort keys.npy -o sorted.npy
   corank sort keys.npy -o keys.npy --force                    # in place: replaced once sorted
