@@ -342,26 +342,6 @@ TEST(HostMergeRunsShapes, ListedFormFromMutablePointers) {
   EXPECT_EQ(out, (std::vector<int>{0, 1, 2, 3, 3, 3, 4, 5, 7, 9}));
 }
 
-// NaN last, and a 16-byte key ordered on part of it (the rest shows stability in keys-only
-// forms too).
-struct wide_key {
-  std::int64_t major;
-  std::uint32_t minor;
-  std::uint32_t tag;
-};
-static_assert(sizeof(wide_key) == 16);
-
-// For equal_bits' failure messages (found by argument-dependent lookup).
-std::string key_to_string(const wide_key& k) {
-  return "{" + std::to_string(k.major) + "," + std::to_string(k.minor) + ", tag " + std::to_string(k.tag) + "}";
-}
-
-struct wide_order {
-  bool operator()(const wide_key& x, const wide_key& y) const {
-    return x.major != y.major ? x.major > y.major : x.minor < y.minor;
-  }
-};
-
 TEST(HostMergeRunsKeys, FloatsWithNanLast) {
   std::mt19937_64 rng = make_rng();
   const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -386,7 +366,7 @@ TEST(HostMergeRunsKeys, FloatsWithNanLast) {
 TEST(HostMergeRunsKeys, SixteenByteKeysWithCustomComparator) {
   std::mt19937_64 rng = make_rng();
   const std::vector<index_t> sizes = random_sizes(30, 20000, rng);
-  run_set<wide_key> set;
+  run_set<tagged_key> set;
   set.offsets.push_back(0);
   for (index_t size : sizes) {
     const std::size_t begin = set.keys.size();
@@ -394,12 +374,12 @@ TEST(HostMergeRunsKeys, SixteenByteKeysWithCustomComparator) {
       set.keys.push_back({std::int64_t(rng() % 16) - (std::int64_t(rng() % 2) << 50), std::uint32_t(rng() % 2),
                           std::uint32_t(set.keys.size())});
     }
-    std::stable_sort(set.keys.begin() + std::ptrdiff_t(begin), set.keys.end(), wide_order{});
+    std::stable_sort(set.keys.begin() + std::ptrdiff_t(begin), set.keys.end(), tagged_order{});
     set.offsets.push_back(index_t(set.keys.size()));
   }
   for (unsigned threads : {1u, 4u, 0u}) {
     SCOPED_TRACE(threads);
-    check_runs(set, threads, wide_order{});
+    check_runs(set, threads, tagged_order{});
     if (HasFailure()) return;
   }
 }

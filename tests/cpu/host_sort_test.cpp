@@ -225,37 +225,17 @@ TEST(HostSortExtra, FloatsWithNanLast) {
   }
 }
 
-// 16 bytes, ordered by (major descending, minor) only: `tag` rides along, so even the
-// keys-only forms show whether equal keys kept their order.
-struct wide_key {
-  std::int64_t major;
-  std::uint32_t minor;
-  std::uint32_t tag;
-};
-static_assert(sizeof(wide_key) == 16);
-
-// For equal_bits' failure messages (found by argument-dependent lookup).
-std::string key_to_string(const wide_key& k) {
-  return "{" + std::to_string(k.major) + "," + std::to_string(k.minor) + ", tag " + std::to_string(k.tag) + "}";
-}
-
-struct wide_order {
-  bool operator()(const wide_key& x, const wide_key& y) const {
-    return x.major != y.major ? x.major > y.major : x.minor < y.minor;
-  }
-};
-
 TEST(HostSortExtra, SixteenByteKeysWithCustomComparator) {
   std::mt19937_64 rng = make_rng();
   const std::size_t n = std::size_t(5 * piece) + rng() % 5000;
-  std::vector<wide_key> keys(n);
+  std::vector<tagged_key> keys(n);
   for (std::size_t i = 0; i < n; ++i) {
     keys[i] = {std::int64_t(rng() % 64) - 32 + (std::int64_t(rng() % 3) << 40), std::uint32_t(rng() % 3),
                std::uint32_t(i)};
   }
   for (unsigned threads : {1u, 2u, 3u, 5u, 8u, 0u}) {
     SCOPED_TRACE("threads=" + std::to_string(threads));
-    check_sort(keys, wide_order{}, threads);
+    check_sort(keys, tagged_order{}, threads);
     if (HasFailure()) return;
   }
 }

@@ -31,6 +31,21 @@ struct opaque_less {
   }
 };
 
+// 16 bytes, ordered by (major descending, minor) only: `tag` rides along, so that even
+// keys-only forms show whether equal keys kept their order (the host sort and k-way tests).
+struct tagged_key {
+  std::int64_t major;
+  std::uint32_t minor;
+  std::uint32_t tag;
+};
+static_assert(sizeof(tagged_key) == 16);
+
+struct tagged_order {
+  bool operator()(const tagged_key& x, const tagged_key& y) const {
+    return x.major != y.major ? x.major > y.major : x.minor < y.minor;
+  }
+};
+
 // Descending order, for the custom-comparator tests.
 struct greater_op {
   template <class T>
@@ -114,6 +129,8 @@ template <class K>
 std::string key_to_string(const K& k) {
   if constexpr (std::is_same_v<K, opaque_key>) {
     return "{" + std::to_string(k.major) + "," + std::to_string(k.minor) + "}";
+  } else if constexpr (std::is_same_v<K, tagged_key>) {
+    return "{" + std::to_string(k.major) + "," + std::to_string(k.minor) + ", tag " + std::to_string(k.tag) + "}";
   } else if constexpr (std::is_floating_point_v<K>) {
     char text[64];
     std::snprintf(text, sizeof text, "%.17g", double(k));
