@@ -10,6 +10,8 @@
 #include <corank/host/merge.hpp>
 #include <corank/host/merge_runs.hpp>
 #include <corank/host/operation.hpp>
+#include <corank/host/segmented.hpp>
+#include <corank/host/segmented_operation.hpp>
 #include <corank/host/set_operations.hpp>
 #include <corank/host/sort.hpp>
 #include <corank/memory.hpp>
@@ -17,6 +19,9 @@
 #include <corank/merge_runs.cuh>
 #include <corank/op.hpp>
 #include <corank/operation.cuh>
+#include <corank/segmented.cuh>
+#include <corank/segmented_operation.cuh>
+#include <corank/segmented_path.hpp>
 #include <corank/strategy.hpp>
 #include <corank/tuning.hpp>
 #include <corank/set_operations.cuh>

@@ -41,7 +41,7 @@ struct tagged_key {
 static_assert(sizeof(tagged_key) == 16);
 
 struct tagged_order {
-  bool operator()(const tagged_key& x, const tagged_key& y) const {
+  CORANK_HOST_DEVICE bool operator()(const tagged_key& x, const tagged_key& y) const {
     return x.major != y.major ? x.major > y.major : x.minor < y.minor;
   }
 };

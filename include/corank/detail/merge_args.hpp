@@ -34,6 +34,7 @@ struct merge_args {
   static constexpr bool with_values = is_used_v<ValuesA>;
   static constexpr bool writes_keys = is_used_v<KeysOut>;
   static constexpr bool writes_b_values = is_used_v<BValuesOut>;
+  static constexpr bool segmented = false;  // segmented_args.hpp's are
   using value_type = typename std::conditional_t<with_values, std::iterator_traits<ValuesA>,
                                                  std::iterator_traits<const char*>>::value_type;
   using b_value_type = typename std::conditional_t<writes_b_values, std::iterator_traits<ValuesB>,
@@ -58,6 +59,7 @@ const char* merge_argument_error(const Args& args) {
   if constexpr (Args::writes_b_values) {
     if (any && is_null(args.b_values_out)) return "the B value output is a null pointer with a nonzero size";
   }
+  if constexpr (Args::segmented) return args.segments_error();
   return nullptr;
 }
 

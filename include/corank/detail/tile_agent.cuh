@@ -10,6 +10,9 @@
 //   3. counts: where each thread's outputs go in the tile and how many the tile writes,
 //   4. compacts the outputs into the buffer (they take the windows' place), and
 //   5. stores them, coalesced, at the tile's offset in the output.
+// Segmented operations (segmented_args.hpp) also label the staged elements with their
+// segments (segment_labels.cuh), and their walks compare composite keys (segment, key):
+// the rest is the same.
 // The drivers (tile_kernels.cuh) decide which tiles a block takes, where the tile boundaries
 // come from and how a tile finds its output offset. Keys, key-value pairs, B's matched values
 // (paired forms) and count-only forms differ only in what Args carries.
@@ -18,13 +21,24 @@
 #include <corank/detail/look_back.cuh>
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/partition_rule.hpp>
+#include <corank/detail/segment_labels.cuh>
 #include <corank/detail/stage_window.cuh>
 #include <corank/detail/store_tile.cuh>
 #include <corank/detail/uninitialized_array.cuh>
 
 #include <cub/block/block_scan.cuh>
 
+#include <type_traits>
+
 namespace corank::detail {
+
+// A staged window with its segment labels, as the segmented walks read it: composite keys.
+template <class Key>
+struct labelled_window {
+  const Key* keys;
+  const segment_label* labels;
+  __device__ __forceinline__ segmented_key<Key> operator[](int i) const { return {keys[i], labels[i]}; }
+};
 
 template <class Policy, class Rule, class Op, class Args, class Compare>
 class tile_agent {
@@ -34,6 +48,9 @@ class tile_agent {
   using b_value_type = typename Args::b_value_type;
   static constexpr bool with_values = Args::with_values;
   static constexpr bool known_size = Op::output_size_is_input_size;
+  static constexpr bool segmented = Args::segmented;
+  // What the walks compare: keys, or (segmented) composite keys.
+  using walk_key = std::conditional_t<segmented, segmented_key<key_type>, key_type>;
   static constexpr int threads = Policy::threads_per_block;
   static constexpr int items = Policy::items_per_thread;
   static constexpr int steps = Rule::steps(items);
@@ -47,6 +64,9 @@ class tile_agent {
     uninitialized_array<key_type, window_capacity + staging_slack<key_type>> keys;
     uninitialized_array<value_type, with_values ? window_capacity + staging_slack<value_type> : 1> values;
     uninitialized_array<b_value_type, Args::writes_b_values ? window_capacity : 1> b_values;
+    // Segmented: the windows' segment labels (A's, then B's, then a slot the walks may
+    // overread), then the outputs'.
+    uninitialized_array<segment_label, segmented ? window_capacity + 1 : 1> segments;
   };
 
   // Shared memory the agent needs besides its buffers.
@@ -61,11 +81,12 @@ class tile_agent {
     split<index_t> begin, end;
     int window;  // elements in both windows
     window_layout keys_at, values_at;
-    thread_outputs<key_type, steps, with_values> out;
+    thread_outputs<walk_key, steps, with_values> out;
     value_type values[with_values ? steps : 1];
     b_value_type b_values[Args::writes_b_values ? steps : 1];
     int rank;   // where the thread's first output goes in the tile
     int count;  // the tile's outputs
+    index_t first_segment, last_segment;  // segmented: the segments of the tile's boundaries
   };
 
   __device__ __forceinline__ tile_agent(const Op& op, const Args& args, Compare& comp)
@@ -79,9 +100,9 @@ class tile_agent {
   // each buffer's barrier once).
   __device__ __forceinline__ bool stages_in_bulk_copies() const { return bulk_; }
 
-  // 1. Stages the windows between `begin` and `end` in `into` and waits until every thread
-  // may read them (phase `parity` of `barrier`, for bulk copies).
-  __device__ __forceinline__ void stage(tile& t, split<index_t> begin, split<index_t> end, buffer& into,
+  // 1. Stages the windows of tile `index`, between `begin` and `end`, in `into` and waits
+  // until every thread may read them (phase `parity` of `barrier`, for bulk copies).
+  __device__ __forceinline__ void stage(tile& t, int index, split<index_t> begin, split<index_t> end, buffer& into,
                                        const staging_barrier& barrier, unsigned parity) const {
     t.begin = begin;
     t.end = end;
@@ -109,6 +130,13 @@ class tile_agent {
     if (bulk_ && threadIdx.x == 0) barrier.arrive();
     if constexpr (sees_run_starts_v<Op>) {
       stage_elements_before(into.keys.data(), t.keys_at, args_.keys_a, args_.keys_b, begin);
+    }
+    if constexpr (segmented) {
+      // While the copies are in flight.
+      t.first_segment = args_.boundary_segments[index];
+      t.last_segment = args_.boundary_segments[index + 1];
+      label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a), int(end.b - begin.b),
+                              t.first_segment, t.last_segment);
     }
     finish_async_copies();
     __syncthreads();
@@ -138,19 +166,28 @@ class tile_agent {
     const key_type* a_keys = staged.keys.data() + t.keys_at.a;
     const key_type* b_keys = staged.keys.data() + t.keys_at.b;
     const int diagonal = tid * items < t.window ? tid * items : t.window;  // the thread's first step
-    if constexpr (!Rule::piece_ends_at_neighbour) {
-      // The piece is `items` long (less at the window's end): its start is enough.
-      const split<int> from = Rule::split_at(diagonal, a_keys, a_size, b_keys, b_size, comp_);
-      walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, a_size, b_keys, from.b, b_size, t.out, t.begin.a > 0,
-                                   t.begin.b > 0);
+    auto walk_windows = [&](const auto& a, const auto& b, auto& comp) {
+      if constexpr (!Rule::piece_ends_at_neighbour) {
+        // The piece is `items` long (less at the window's end): its start is enough.
+        const split<int> from = Rule::split_at(diagonal, a, a_size, b, b_size, comp);
+        walk_tile<steps, true, true>(op_, comp, a, from.a, a_size, b, from.b, b_size, t.out, t.begin.a > 0,
+                                     t.begin.b > 0);
+      } else {
+        work.splits[tid] = Rule::split_at(diagonal, a, a_size, b, b_size, comp);
+        if (tid == 0) work.splits[threads] = {a_size, b_size};
+        __syncthreads();
+        const split<int> from = work.splits[tid];
+        const split<int> to = work.splits[tid + 1];
+        walk_tile<steps, true, true>(op_, comp, a, from.a, to.a, b, from.b, to.b, t.out, t.begin.a > 0,
+                                     t.begin.b > 0);
+      }
+    };
+    if constexpr (segmented) {
+      const segment_label* labels = staged.segments.data();
+      segmented_less<Compare> composite{comp_};
+      walk_windows(labelled_window<key_type>{a_keys, labels}, labelled_window<key_type>{b_keys, labels + a_size}, composite);
     } else {
-      work.splits[tid] = Rule::split_at(diagonal, a_keys, a_size, b_keys, b_size, comp_);
-      if (tid == 0) work.splits[threads] = {a_size, b_size};
-      __syncthreads();
-      const split<int> from = work.splits[tid];
-      const split<int> to = work.splits[tid + 1];
-      walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, to.a, b_keys, from.b, to.b, t.out, t.begin.a > 0,
-                                   t.begin.b > 0);
+      walk_windows(a_keys, b_keys, comp_);
     }
     if constexpr (with_values) {
       const window_layout at = t.values_at;
@@ -190,7 +227,12 @@ class tile_agent {
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
       if (known_size || (t.out.written >> v & 1)) {
-        into.keys[rank] = t.out.keys[v];
+        if constexpr (segmented) {
+          into.keys[rank] = t.out.keys[v].key;
+          into.segments[rank] = t.out.keys[v].segment;
+        } else {
+          into.keys[rank] = t.out.keys[v];
+        }
         if constexpr (with_values) into.values[rank] = t.values[v];
         if constexpr (Args::writes_b_values) into.b_values[rank] = t.b_values[v];
         ++rank;
@@ -213,6 +255,18 @@ class tile_agent {
     }
     __syncthreads();
     return work.tile_offset;
+  }
+
+  // Segmented, after the compaction's barrier: the output offsets of the segments that start
+  // in tile `index` (forms that write), or the tile's per-segment counts (count-only forms).
+  __device__ __forceinline__ void finish_segments(const tile& t, buffer& compacted, int index,
+                                                  index_t offset) const {
+    if constexpr (Args::writes_keys) {
+      store_segment_offsets<threads>(args_.segments_out, compacted.segments.data(), t.count, offset, t.first_segment,
+                                     t.last_segment, index == 0);
+    } else {
+      add_segment_counts<threads>(args_.segments_out, compacted.segments.data(), t.count, t.first_segment);
+    }
   }
 
   // 5. `count` compacted outputs to position `offset` of the outputs.

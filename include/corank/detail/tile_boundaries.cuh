@@ -10,6 +10,7 @@
 #include <corank/detail/grid_co_rank.hpp>
 #include <corank/detail/partition_rule.hpp>
 #include <corank/detail/warp_co_rank.cuh>
+#include <corank/segmented_path.hpp>
 #include <corank/tuning.hpp>
 
 #include <cuda/atomic>
@@ -53,8 +54,20 @@ __global__ void __launch_bounds__(tile_splits_threads)
   const bool writes = !ByWarp || threadIdx.x % 32 == 0;  // a warp's answer is its lane 0's
   if (zeroed != nullptr && writes) zeroed[t] = 0;
   const index_t diagonal = tile_diagonal(t, items_per_tile, args.size_a + args.size_b);
-  const split<index_t> s = find_split<ByWarp, Rule>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
-  if (writes) splits[t] = s;
+  if constexpr (Args::segmented) {
+    // The segmented path (launched a thread each): the boundary's segment, for the tiles,
+    // then its split.
+    const segmented_split<index_t> s =
+        segmented_path_split<Rule::path>(diagonal, args.keys_a, args.keys_b, args.offsets, comp);
+    if (writes) {
+      splits[t] = s.at;
+      args.boundary_segments[t] = s.segment;
+    }
+  } else {
+    const split<index_t> s =
+        find_split<ByWarp, Rule>(diagonal, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+    if (writes) splits[t] = s;
+  }
 }
 
 // Boundary t's split in one 64-bit word, (a + 1) << 1 | (k - a - b), where k is the

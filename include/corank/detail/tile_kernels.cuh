@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
   // its first uses as warp 0's reads of the initializing write, which this orders.
   __syncwarp();
   typename agent_type::tile t;
-  agent.stage(t, tile_splits[index], tile_splits[index + 1], shared.buffer, barrier, 0);
+  agent.stage(t, index, tile_splits[index], tile_splits[index + 1], shared.buffer, barrier, 0);
   agent.walk(t, shared.buffer, shared.work);
   agent.count(t, shared.work);
   if constexpr (!Args::writes_keys) {
@@ -63,10 +63,18 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     if (threadIdx.x == 0) {
       atomicAdd(reinterpret_cast<unsigned long long*>(count_out), static_cast<unsigned long long>(t.count));
     }
+    if constexpr (agent_type::segmented) {
+      // Per segment too: the outputs' labels are compacted, and added up per segment.
+      agent.compact(t, shared.buffer);
+      __syncthreads();
+      agent.finish_segments(t, shared.buffer, index, 0);
+    }
   } else if constexpr (agent_type::known_size) {
     agent.compact(t, shared.buffer);
     __syncthreads();  // every output is compacted
-    agent.store(shared.buffer, index_t(index) * Policy::items_per_tile, t.count);
+    const index_t offset = index_t(index) * Policy::items_per_tile;
+    agent.store(shared.buffer, offset, t.count);
+    if constexpr (agent_type::segmented) agent.finish_segments(t, shared.buffer, index, offset);
   } else {
     // The count is published first, for the successors' look-backs, which then overlap the
     // compaction.
@@ -74,6 +82,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     agent.compact(t, shared.buffer);
     const index_t offset = agent.look_back(prefix_state, index, t.count, tiles, count_out, shared.work);
     agent.store(shared.buffer, offset, t.count);
+    if constexpr (agent_type::segmented) agent.finish_segments(t, shared.buffer, index, offset);
   }
 }
 
@@ -180,7 +189,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     int next = tiles;
     if (tid == 0) next = atomicAdd(counter, 1);
     typename agent_type::tile t;
-    agent.stage(t, shared.next_begin, shared.next_end, shared.buffers[b], staging_barrier(&shared.staged[b]),
+    agent.stage(t, index, shared.next_begin, shared.next_end, shared.buffers[b], staging_barrier(&shared.staged[b]),
                 unsigned(round >> 1) & 1);
     agent.walk(t, shared.buffers[b], shared.work);
     boundary next_begin{}, next_end{};
