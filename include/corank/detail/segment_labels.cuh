@@ -14,6 +14,11 @@ namespace corank::detail {
 
 using segment_label = std::uint32_t;
 
+// A tile's segments: those of its two boundaries (segmented_path_split's).
+struct segment_span {
+  index_t first, last;
+};
+
 // Labels `count` elements of one input from global index `first` on: the last segment in
 // [low, high] that starts at or before each (low's does), minus low. A thread's elements are
 // consecutive: one binary search, then a step per segment start passed.

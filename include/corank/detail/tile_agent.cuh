@@ -86,7 +86,7 @@ class tile_agent {
     b_value_type b_values[Args::writes_b_values ? steps : 1];
     int rank;   // where the thread's first output goes in the tile
     int count;  // the tile's outputs
-    index_t first_segment, last_segment;  // segmented: the segments of the tile's boundaries
+    segment_span segments;  // segmented: the segments of the tile's boundaries
   };
 
   __device__ __forceinline__ tile_agent(const Op& op, const Args& args, Compare& comp)
@@ -133,10 +133,9 @@ class tile_agent {
     }
     if constexpr (segmented) {
       // While the copies are in flight.
-      t.first_segment = args_.boundary_segments[index];
-      t.last_segment = args_.boundary_segments[index + 1];
+      t.segments = {args_.boundary_segments[index], args_.boundary_segments[index + 1]};
       label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a), int(end.b - begin.b),
-                              t.first_segment, t.last_segment);
+                              t.segments.first, t.segments.last);
     }
     finish_async_copies();
     __syncthreads();
@@ -258,14 +257,15 @@ class tile_agent {
   }
 
   // Segmented, after the compaction's barrier: the output offsets of the segments that start
-  // in tile `index` (forms that write), or the tile's per-segment counts (count-only forms).
-  __device__ __forceinline__ void finish_segments(const tile& t, buffer& compacted, int index,
-                                                  index_t offset) const {
+  // in tile `index` (`count` outputs at `offset`, of segments `span`; forms that write), or
+  // the tile's per-segment counts (count-only forms).
+  __device__ __forceinline__ void finish_segments(buffer& compacted, int index, index_t offset, int count,
+                                                  segment_span span) const {
     if constexpr (Args::writes_keys) {
-      store_segment_offsets<threads>(args_.segments_out, compacted.segments.data(), t.count, offset, t.first_segment,
-                                     t.last_segment, index == 0);
+      store_segment_offsets<threads>(args_.segments_out, compacted.segments.data(), count, offset, span.first,
+                                     span.last, index == 0);
     } else {
-      add_segment_counts<threads>(args_.segments_out, compacted.segments.data(), t.count, t.first_segment);
+      add_segment_counts<threads>(args_.segments_out, compacted.segments.data(), count, span.first);
     }
   }
 

@@ -67,14 +67,14 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
       // Per segment too: the outputs' labels are compacted, and added up per segment.
       agent.compact(t, shared.buffer);
       __syncthreads();
-      agent.finish_segments(t, shared.buffer, index, 0);
+      agent.finish_segments(shared.buffer, index, 0, t.count, t.segments);
     }
   } else if constexpr (agent_type::known_size) {
     agent.compact(t, shared.buffer);
     __syncthreads();  // every output is compacted
     const index_t offset = index_t(index) * Policy::items_per_tile;
     agent.store(shared.buffer, offset, t.count);
-    if constexpr (agent_type::segmented) agent.finish_segments(t, shared.buffer, index, offset);
+    if constexpr (agent_type::segmented) agent.finish_segments(shared.buffer, index, offset, t.count, t.segments);
   } else {
     // The count is published first, for the successors' look-backs, which then overlap the
     // compaction.
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     agent.compact(t, shared.buffer);
     const index_t offset = agent.look_back(prefix_state, index, t.count, tiles, count_out, shared.work);
     agent.store(shared.buffer, offset, t.count);
-    if constexpr (agent_type::segmented) agent.finish_segments(t, shared.buffer, index, offset);
+    if constexpr (agent_type::segmented) agent.finish_segments(shared.buffer, index, offset, t.count, t.segments);
   }
 }
 
