@@ -69,6 +69,19 @@ inline const char* from_idle_method(const common_options& opt) {
                        : "Other rows: enqueued during the flush (--from-idle to time them so too).";
 }
 
+// The --json file of the programs that keep their rows as JSON objects (corank_sort_bench,
+// corank_segmented_bench): the run's device, date and command, then the rows. Says on stderr
+// when it cannot be written.
+inline void write_json_rows(const std::string& path, const std::string& program, const bench_context& ctx,
+                            const std::string& command, const std::vector<std::string>& rows) {
+  std::ofstream file(path, std::ios::trunc);
+  file << fmt::format("{{\n  \"device\": {},\n  \"date\": {},\n  \"command\": {},\n  \"results\": [\n    ",
+                      json_string(ctx.device_description), json_string(now_text()), json_string(command));
+  for (std::size_t i = 0; i < rows.size(); ++i) file << (i == 0 ? "" : ",\n    ") << rows[i];
+  file << "\n  ]\n}\n";
+  if (!file) fmt::print(stderr, "{}: could not write {}\n", program, path);
+}
+
 // ---------------------------------------------------------------------------------------
 // Rows
 

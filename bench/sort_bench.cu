@@ -372,15 +372,7 @@ int main(int argc, char** argv) {
       bench_sort<wide_key, wide_less, false>(ctx, opt, "16-byte key", wide_less{}, false);
     }
     if (opt.kway) bench_kway(ctx, opt);
-    if (!opt.json_path.empty()) {
-      std::ofstream file(opt.json_path, std::ios::trunc);
-      file << fmt::format("{{\n  \"device\": {},\n  \"date\": {},\n  \"command\": {},\n  \"results\": [\n    ",
-                          json_string(ctx.device_description), json_string(now_text()),
-                          json_string(command_line(argc, argv)));
-      for (std::size_t i = 0; i < json_rows.size(); ++i) file << (i == 0 ? "" : ",\n    ") << json_rows[i];
-      file << "\n  ]\n}\n";
-      if (!file) fmt::print(stderr, "corank_sort_bench: could not write {}\n", opt.json_path);
-    }
+    if (!opt.json_path.empty()) write_json_rows(opt.json_path, "corank_sort_bench", ctx, command_line(argc, argv), json_rows);
   } catch (const std::exception& e) {
     fmt::print(stderr, "corank_sort_bench: {}\n", e.what());
     return 1;
