@@ -184,7 +184,8 @@ class tile_agent {
     if constexpr (segmented) {
       const segment_label* labels = staged.segments.data();
       segmented_less<Compare> composite{comp_};
-      walk_windows(labelled_window<key_type>{a_keys, labels}, labelled_window<key_type>{b_keys, labels + a_size}, composite);
+      const labelled_window<key_type> a{a_keys, labels}, b{b_keys, labels + a_size};
+      walk_windows(a, b, composite);
     } else {
       walk_windows(a_keys, b_keys, comp_);
     }
