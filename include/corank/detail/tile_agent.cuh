@@ -33,11 +33,14 @@
 namespace corank::detail {
 
 // A staged window with its segment labels, as the segmented walks read it: composite keys.
-template <class Key>
+// OneSegment: the tile lies in one segment, and every label is 0.
+template <class Key, bool OneSegment = false>
 struct labelled_window {
   const Key* keys;
   const segment_label* labels;
-  __device__ __forceinline__ segmented_key<Key> operator[](int i) const { return {keys[i], labels[i]}; }
+  __device__ __forceinline__ segmented_key<Key> operator[](int i) const {
+    return {keys[i], OneSegment ? segment_label(0) : labels[i]};
+  }
 };
 
 template <class Policy, class Rule, class Op, class Args, class Compare>
@@ -133,9 +136,12 @@ class tile_agent {
     }
     if constexpr (segmented) {
       // While the copies are in flight.
+      // Labels are needed only where a segment starts inside the tile.
       t.segments = {args_.boundary_segments[index], args_.boundary_segments[index + 1]};
-      label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a), int(end.b - begin.b),
-                              t.segments.first, t.segments.last);
+      if (t.segments.first != t.segments.last) {
+        label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a),
+                                int(end.b - begin.b), t.segments.first, t.segments.last);
+      }
     }
     finish_async_copies();
     __syncthreads();
@@ -182,10 +188,16 @@ class tile_agent {
       }
     };
     if constexpr (segmented) {
-      const segment_label* labels = staged.segments.data();
       segmented_less<Compare> composite{comp_};
-      const labelled_window<key_type> a{a_keys, labels}, b{b_keys, labels + a_size};
-      walk_windows(a, b, composite);
+      if (t.segments.first == t.segments.last) {
+        // One segment: every label is 0, a constant the compares fold away.
+        walk_windows(labelled_window<key_type, true>{a_keys, nullptr}, labelled_window<key_type, true>{b_keys, nullptr},
+                     composite);
+      } else {
+        const segment_label* labels = staged.segments.data();
+        walk_windows(labelled_window<key_type>{a_keys, labels}, labelled_window<key_type>{b_keys, labels + a_size},
+                     composite);
+      }
     } else {
       walk_windows(a_keys, b_keys, comp_);
     }
