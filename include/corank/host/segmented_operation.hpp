@@ -52,7 +52,7 @@
 #include <corank/config.hpp>
 #include <corank/detail/host_partitions.hpp>
 #include <corank/detail/merge_args.hpp>
-#include <corank/detail/null_check.hpp>
+#include <corank/detail/segmented_args.hpp>
 #include <corank/detail/serial_walk.hpp>
 #include <corank/op.hpp>
 #include <corank/segmented_path.hpp>
@@ -109,21 +109,11 @@ std::string side_offsets_error(Offsets offsets, index_t segments, index_t size, 
   return {};
 }
 
-// What is wrong with the segments' arguments, or an empty string. `segments_out` is the
-// S + 1 output offsets (writes_offsets) or the S counts.
-template <class OffsetsA, class OffsetsB, class SegmentsOut>
-std::string segments_error(const segment_offsets<OffsetsA, OffsetsB>& offsets, index_t size_a, index_t size_b,
-                           SegmentsOut segments_out, bool writes_offsets) {
-  using corank::detail::is_null;
+// What is wrong with the offsets themselves, or an empty string: cheap to check on the host,
+// after the checks the GPU shares (segmented_args.hpp).
+template <class OffsetsA, class OffsetsB>
+std::string offsets_error(const segment_offsets<OffsetsA, OffsetsB>& offsets, index_t size_a, index_t size_b) {
   const index_t segments = offsets.segments;
-  if (segments < 0) return "the segment count is negative";
-  if (segments > 0 && (is_null(offsets.a) || is_null(offsets.b))) {
-    return "the segment offsets are a null pointer with a nonzero segment count";
-  }
-  if (writes_offsets && is_null(segments_out)) return "the output offsets are a null pointer";
-  if (!writes_offsets && segments > 0 && is_null(segments_out)) {
-    return "the segment counts are a null pointer with a nonzero segment count";
-  }
   if (segments == 0) {
     return size_a == 0 && size_b == 0 ? std::string() : "there are no segments but A or B is not empty";
   }
@@ -197,11 +187,12 @@ index_t run_segmented(const char* context, const Op& op, const Args& args,
   static_assert(!sees_run_starts_v<Op>,
                 "the segmented forms do not take ops that see where runs of equal keys start (op.hpp) yet");
   constexpr bool writes = Args::writes_keys;
-  if (const char* problem = corank::detail::merge_argument_error(args)) {
+  // The two-input arguments' and the segments' checks, as the GPU forms make them.
+  const auto checked = corank::detail::make_segmented_args(args, offsets.a, offsets.b, offsets.segments, segments_out);
+  if (const char* problem = corank::detail::merge_argument_error(checked)) {
     throw std::invalid_argument(std::string(context) + ": " + problem);
   }
-  if (const std::string problem = segments_error(offsets, args.size_a, args.size_b, segments_out, writes);
-      !problem.empty()) {
+  if (const std::string problem = offsets_error(offsets, args.size_a, args.size_b); !problem.empty()) {
     throw std::invalid_argument(std::string(context) + ": " + problem);
   }
   const index_t segments = offsets.segments;
