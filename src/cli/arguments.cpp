@@ -42,6 +42,7 @@ bool argument_reader::next() {
     if (name_ == option.name || (option.short_name != nullptr && name_ == option.short_name)) spec_ = &option;
   }
   if (spec_ == nullptr) unknown_option();
+  if (spec_->refusal != nullptr) throw usage_error(spec_->refusal);
   if (has_inline_value_ && spec_->values == 0) {
     throw usage_error(fmt::format("{} takes no value (got '{}={}')", name_, name_, inline_value_));
   }
@@ -79,6 +80,7 @@ std::vector<std::string> argument_reader::values_up_to_next_option() {
 void argument_reader::unknown_option() const {
   std::string valid;
   for (const option_spec& option : options_) {
+    if (option.refusal != nullptr) continue;
     if (!valid.empty()) valid += ", ";
     valid += option.short_name != nullptr ? fmt::format("{}/{}", option.short_name, option.name) : option.name;
   }

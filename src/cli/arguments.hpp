@@ -34,14 +34,17 @@ struct option_spec {
   const char* name;                  // "--output"
   const char* short_name = nullptr;  // "-o"
   int values = 0;                    // 0: a flag; 1 or 2: that many values follow
+  // Set: an option other commands take that this one does not (yet); naming it is refused
+  // with this sentence, and it is not listed among the valid options.
+  const char* refusal = nullptr;
 };
 
 // Reads a subcommand's arguments one at a time, against the options it declares:
 //   argument_reader args(argc, argv, {{"--n", nullptr, 1}, {"--force"}});
 //   while (args.next()) { if (args.is("--n")) n = parse_count(args.name(), args.value(), ...); ... }
 // An option's value is the next argument or follows '=' (--n=5, not for flags: --force=no
-// is refused); an unknown option is refused with the list of valid ones; after "--" every
-// argument is positional.
+// is refused); an unknown option is refused with the list of valid ones, a refused one
+// (option_spec::refusal) with its sentence; after "--" every argument is positional.
 class argument_reader {
  public:
   // argv[0] is the subcommand's name; options start at argv[1].

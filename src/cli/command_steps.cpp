@@ -49,9 +49,12 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 void check_file_names(const std::vector<named_file>& inputs, const std::vector<named_file>& outputs, bool force) {
-  if (outputs.size() == 2 && outputs[0].identity == outputs[1].identity) {
-    throw input_error(fmt::format("-o {} and --values-out {} are the same file; name two different files",
-                                  outputs[0].path, outputs[1].path));
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      if (outputs[i].identity != outputs[j].identity) continue;
+      throw input_error(fmt::format("{} {} and {} {} are the same file; name two different files", outputs[i].role,
+                                    outputs[i].path, outputs[j].role, outputs[j].path));
+    }
   }
   for (const named_file& out : outputs) {
     for (const named_file& in : inputs) {
@@ -108,13 +111,17 @@ bool choose_gpu(const std::string& device) {
   return found;
 }
 
-std::string unsorted_message(const std::string& path, const column& keys, index_t i) {
+std::string unsorted_message(const std::string& path, const column& keys, index_t i, index_t segment) {
   const bool floats = keys.type() == dtype::float32 || keys.type() == dtype::float64;
-  return fmt::format(
-      "{} is not sorted: element {} ({}) is less than element {} ({}){}; sort it first (numpy: np.sort, or "
-      "np.argsort with kind='stable' to reorder values with their keys), or check that it is the file you meant",
-      path, i, format_element(keys, i), i - 1, format_element(keys, i - 1),
-      floats ? " in the order with NaNs last" : "");
+  const std::string where = segment < 0 ? "" : fmt::format(" in segment {}", segment);
+  const char* advice = segment < 0 ? "sort it first (numpy: np.sort, or np.argsort with kind='stable' to reorder "
+                                     "values with their keys)"
+                                   : "sort each segment first (numpy: np.lexsort((keys, segment_ids)) orders the "
+                                     "keys inside each segment)";
+  return fmt::format("{} is not sorted{}: element {} ({}) is less than element {} ({}){}; {}, or check that it is "
+                     "the file you meant",
+                     path, where, i, format_element(keys, i), i - 1, format_element(keys, i - 1),
+                     floats ? " in the order with NaNs last" : "", advice);
 }
 
 void write_outputs(const std::vector<std::pair<output_file*, const column*>>& writes) {

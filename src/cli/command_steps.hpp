@@ -27,6 +27,8 @@ struct npy_options {
   std::vector<std::string> values;
   std::string output;
   std::string values_output;
+  std::vector<std::string> segments;  // the offsets files of A and B (segments.hpp), or none
+  std::string segments_output;
   bool count_only = false;
   bool check = true;
   bool force = false;
@@ -52,8 +54,8 @@ struct named_file {
   file_identity identity;
 };
 
-// Every rule about which files the arguments name, checked before anything is opened: two
-// outputs that are one file; an output that is an input (only with `force`, and only a
+// Every rule about which files the arguments name, checked before anything is opened: any
+// two outputs that are one file; an output that is an input (only with `force`, and only a
 // regular file); one stream read twice. Throws input_error.
 void check_file_names(const std::vector<named_file>& inputs, const std::vector<named_file>& outputs, bool force);
 
@@ -69,8 +71,9 @@ std::runtime_error out_of_host_memory();
 // gpu without one.
 bool choose_gpu(const std::string& device);
 
-// "PATH is not sorted: element i (x) is less than element i - 1 (y) ...; sort it first ...".
-std::string unsorted_message(const std::string& path, const column& keys, index_t index);
+// "PATH is not sorted: element i (x) is less than element i - 1 (y) ...; sort it first ...";
+// with a segment (>= 0), "PATH is not sorted in segment s: ...; sort each segment first ...".
+std::string unsorted_message(const std::string& path, const column& keys, index_t index, index_t segment = -1);
 
 // Writes each column to its output (null outputs skipped): files first (the likeliest to
 // fail: a full disk), then streams, then the files are published together, so an error

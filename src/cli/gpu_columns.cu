@@ -66,6 +66,46 @@ device_buffer convert_keys(device_buffer keys, index_t n, dtype type, bool to_de
   });
 }
 
+// *first = the least i in [1, n) where keys[i] comes before keys[i - 1] inside one segment of
+// `offsets` (S + 1); a break where a segment starts is none. Breaks are rare, so each one
+// searches the offsets for a segment starting at it.
+template <class Key, class Compare>
+__global__ void mark_unsorted_in_segments(const Key* keys, index_t n, const std::int64_t* offsets, index_t segments,
+                                          Compare comp, unsigned long long* first) {
+  for (index_t i = 1 + index_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x) {
+    if (!comp(keys[i], keys[i - 1])) continue;
+    index_t low = 0, high = segments + 1;  // the first offset >= i
+    while (low < high) {
+      const index_t middle = low + (high - low) / 2;
+      if (offsets[middle] < i) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    if (low == segments + 1 || offsets[low] != i) atomicMin(first, static_cast<unsigned long long>(i));
+  }
+}
+
+// The first break inside a segment of `keys` (device_key_t of `type`, n on the device), or n.
+index_t find_unsorted_in_segments_on_gpu(const void* keys, index_t n, const std::int64_t* offsets, index_t segments,
+                                         dtype type) {
+  if (n < 2) return n;
+  device_buffer first(sizeof(unsigned long long), "checking the segments' order");
+  const unsigned long long none = static_cast<unsigned long long>(n);
+  CORANK_TRY(cudaMemcpy(first.get(), &none, sizeof none, cudaMemcpyHostToDevice), "checking the segments' order");
+  visit_dtype(type, [&](auto tag) {
+    using Key = device_key_t<typename decltype(tag)::type>;
+    const unsigned blocks = unsigned(std::min<index_t>((n + 255) / 256, 4096));
+    mark_unsorted_in_segments<<<blocks, 256>>>(static_cast<const Key*>(keys), n, offsets, segments, key_order<Key>{},
+                                                static_cast<unsigned long long*>(first.get()));
+  });
+  CORANK_TRY(cudaGetLastError(), "checking the segments' order");
+  unsigned long long at = none;
+  CORANK_TRY(cudaMemcpy(&at, first.get(), sizeof at, cudaMemcpyDeviceToHost), "checking the segments' order");
+  return index_t(at);
+}
+
 device_buffer upload(const column& c, const char* what) {
   device_buffer d(c.bytes(), what);
   if (c.bytes() > 0) CORANK_TRY(cudaMemcpy(d.get(), c.data(), c.bytes(), cudaMemcpyHostToDevice), what);
@@ -124,6 +164,16 @@ void check_sorted_on_gpu(const void* a, index_t m, const void* b, index_t n, dty
     const Key* pb = static_cast<const Key*>(b);
     corank::check_sorted(pa, pa + m, pb, pb + n, key_order<Key>{});
   });
+}
+
+void check_sorted_in_segments_on_gpu(const void* a, index_t m, const std::int64_t* a_offsets, const void* b,
+                                     index_t n, const std::int64_t* b_offsets, index_t segments, dtype type) {
+  if (const index_t at = find_unsorted_in_segments_on_gpu(a, m, a_offsets, segments, type); at < m) {
+    throw corank::unsorted_input("the segmented check", 'A', at);
+  }
+  if (const index_t at = find_unsorted_in_segments_on_gpu(b, n, b_offsets, segments, type); at < n) {
+    throw corank::unsorted_input("the segmented check", 'B', at);
+  }
 }
 
 gpu_info describe_gpu() {

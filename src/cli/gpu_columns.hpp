@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -56,6 +57,10 @@ void download_values(device_buffer values, column& to, const char* what);
 index_t find_unsorted_on_gpu(const void* keys, index_t n, dtype type);
 // corank::check_sorted on A and B as uploaded: throws corank::unsorted_input ('A' or 'B').
 void check_sorted_on_gpu(const void* a, index_t m, const void* b, index_t n, dtype type);
+// The same for segmented inputs (segments.hpp), each sorted segment by segment: A's and B's
+// S + 1 int64 offsets on the device. Throws corank::unsorted_input ('A' or 'B', the index).
+void check_sorted_in_segments_on_gpu(const void* a, index_t m, const std::int64_t* a_offsets, const void* b,
+                                     index_t n, const std::int64_t* b_offsets, index_t segments, dtype type);
 
 // The current device, in words ("GPU 0: NVIDIA H200 (132 SMs, 139.8 GiB)"), and its memory.
 struct gpu_info {

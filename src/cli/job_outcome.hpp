@@ -15,6 +15,7 @@ struct job_outcome {
   index_t count = 0;  // output size
   column keys;        // count elements (none when only counted)
   column values;      // count payloads, when the job has values
+  column segments;    // a segmented job's output offsets (int64, S + 1), or with count_only its S sizes
   std::string where;  // the device, in words
   // Milliseconds; negative: the backend has no such step.
   double upload_ms = -1;

@@ -1,6 +1,7 @@
 // corank merge | union | intersect | diff | symdiff: a set operation on two sorted .npy
 // columns (and optionally their values), on the GPU or the CPU backend; merge also takes
-// three inputs or more, a k-way merge (multiway_job.hpp).
+// three inputs or more, a k-way merge (multiway_job.hpp). With --segments, the two inputs
+// are S segment pairs and each pair is one operation (segments.hpp).
 //
 // Order of work, so that a mistake costs nothing: the command line; then which files the
 // arguments name (two outputs that are one file, an output that is an input); then the
@@ -16,6 +17,7 @@
 #include "multiway_job.hpp"
 #include "npy.hpp"
 #include "output_file.hpp"
+#include "segments.hpp"
 #include "set_job.hpp"
 
 #include <corank/error.hpp>
@@ -29,6 +31,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace corank::cli {
@@ -75,6 +78,8 @@ void print_set_usage(const set_command_info& info, std::FILE* stream) {
        corank {name} {inputs} --values {values}
               -o OUT.npy --values-out OUT_VALUES.npy [options]
        corank {name} {inputs} --count [options]
+       corank {name} A.npy B.npy --segments A_OFFSETS.npy B_OFFSETS.npy
+              -o OUT.npy --segments-out OUT_OFFSETS.npy [--values ... --values-out ...] [options]
 
 {rule}
 {runs}
@@ -90,12 +95,20 @@ options:
 {values_help}
   --values-out OUT_VALUES.npy
                         the values of the result (needed with --values)
-  --count               print only the size of the result; writes no file (merge reads
-                        only the headers: its size is the sum of the inputs')
+  --segments A_OFFSETS.npy B_OFFSETS.npy
+                        two inputs as S segment pairs, one operation per pair (see
+                        Segments below); needs --segments-out, except with --count
+  --segments-out OUT_OFFSETS.npy
+                        the result's S + 1 segment offsets, int64; with --count, each
+                        segment's result size instead (S int64 values)
+  --count               print only the size of the result; writes no file but
+                        --segments-out (merge reads only the headers, and the offsets:
+                        its size is the sum of the inputs')
   --device auto|gpu|cpu where to run (default auto: the GPU when CUDA finds one)
   --threads T           CPU backend threads (default 0: every hardware thread)
   --no-check            do not check that {checked} sorted (the check reads them once;
-                        on unsorted input the result is then undefined)
+                        on unsorted input the result is then undefined); with
+                        --segments, each segment is checked, not the whole column
   --force               replace output files that exist, inputs included
   --                    the end of the options: what follows are file names
   -h, --help            this text
@@ -108,6 +121,23 @@ Float keys are ordered with NaNs last, as np.sort leaves them.
 All NaNs are equal to each other (and -0.0 equals 0.0): the set operations match NaN
 copies as they match copies of any other key, so the union of [nan] and [nan, nan] is
 [nan, nan].
+
+Segments (--segments): many small operations in one run, such as the rows of two CSR
+matrices, whose indptr arrays are their offsets. It runs {segmented}
+(_by_key with --values{count_form}) on the GPU, or corank::host's on the CPU.
+  - A_OFFSETS and B_OFFSETS are 1-D int32 or int64 files of S + 1 values each, for the
+    same S: they start at 0, never decrease, and end at their keys' length. Segment s of A
+    is A[a_offsets[s]:a_offsets[s + 1]], of B likewise; empty segments are fine, and [0]
+    is no segments (with empty keys).
+  - The keys need to be sorted only inside each segment, and are checked segment by
+    segment (an unsorted one is named by file, segment and index).
+  - Segment s of the result is the operation on A's and B's segments s, at
+    OUT[out_offsets[s]:out_offsets[s + 1]]. OUT_OFFSETS is always int64, whatever the
+    inputs' offsets: a result can outgrow an int32 offset.
+  - --segments with -o needs --segments-out (a segmented result is of no use without its
+    offsets), and --segments-out needs --segments. All outputs, --segments-out included,
+    are published together.
+  - Only two inputs: merge of three or more, and sort, have no segmented form yet.
 
 )",
              fmt::arg("name", info.name), fmt::arg("rule", info.rule), fmt::arg("runs", runs),
@@ -122,12 +152,17 @@ copies as they match copies of any other key, so the union of [nan] and [nan, na
                         : "                        the values of A's and of B's keys, one per key, of one dtype (any\n"
                           "                        of the above); they move with their keys into --values-out"),
              fmt::arg("checked", k ? "the inputs are" : "A and B are"),
+             // "corank::set_union" -> "corank::segmented_set_union"
+             fmt::arg("segmented", std::string(info.library).replace(0, 8, "corank::segmented_")),
+             fmt::arg("count_form", info.operation == set_operation::merge ? "" : ", _count with --count"),
              fmt::arg("same_file",
                       k ? "\nA file may be named more than once (merged with itself); standard input once." : ""));
   print_output_guarantees(stream);
   fmt::print(stream, "\n");
   print_exit_statuses(stream, fmt::format("{}, unsorted input (the message names the file, the index and the two "
-                                          "values), ",
+                                          "values), segment offsets that are not int32 or int64, empty, of "
+                                          "different segment counts, not starting at 0, decreasing, or not ending "
+                                          "at their keys' length, ",
                                           k ? "inputs of different dtypes" : "A and B of different dtypes"));
   fmt::print(stream, R"(
 examples:
@@ -135,6 +170,7 @@ examples:
   corank {name} a.npy b.npy --count
   corank {name} keys_a.npy keys_b.npy --values vals_a.npy vals_b.npy -o keys.npy --values-out vals.npy
   corank {name} a.npy b.npy -o out.npy --device cpu --force
+  corank {name} a.npy b.npy --segments a_indptr.npy b_indptr.npy -o c.npy --segments-out c_indptr.npy
   python make_column.py | corank {name} - b.npy -o - | python use_column.py
 {more})",
              fmt::arg("name", info.name),
@@ -144,7 +180,8 @@ examples:
 npy_options parse_set_options(const set_command_info& info, int argc, char** argv, bool& help) {
   npy_options options;
   argument_reader args(argc, argv,
-                       {{"--output", "-o", 1}, {"--values", nullptr, 2}, {"--values-out", nullptr, 1}, {"--count"},
+                       {{"--output", "-o", 1}, {"--values", nullptr, 2}, {"--values-out", nullptr, 1},
+                        {"--segments", nullptr, 2}, {"--segments-out", nullptr, 1}, {"--count"},
                         {"--device", nullptr, 1}, {"--threads", nullptr, 1}, {"--no-check"}, {"--force"}});
   while (args.next()) {
     if (args.is_help()) {
@@ -155,6 +192,10 @@ npy_options parse_set_options(const set_command_info& info, int argc, char** arg
       // Two files as always, then (for merge's k inputs) any up to the next option.
       options.values = {args.value(), args.following_value()};
       for (std::string& more : args.values_up_to_next_option()) options.values.push_back(std::move(more));
+    } else if (args.is("--segments")) {
+      options.segments = {args.value(), args.following_value()};
+    } else if (args.is("--segments-out")) {
+      options.segments_output = args.value();
     } else if (args.is("--count")) {
       options.count_only = true;
     } else if (args.is("--no-check")) {
@@ -180,13 +221,28 @@ npy_options parse_set_options(const set_command_info& info, int argc, char** arg
                                   "the inputs' order",
                                   options.values.size(), k));
   }
+  const bool segmented = !options.segments.empty();
+  if (segmented && k > 2) {
+    throw usage_error(fmt::format("--segments takes two inputs, A and B, got {}: a segmented merge of three inputs "
+                                  "or more is not built",
+                                  k));
+  }
+  if (!segmented && !options.segments_output.empty()) {
+    throw usage_error("--segments-out needs --segments A_OFFSETS.npy B_OFFSETS.npy");
+  }
   if (options.count_only) {
     if (!options.output.empty() || !options.values_output.empty()) {
-      throw usage_error("--count prints the output size and writes no file: drop -o / --values-out");
+      throw usage_error(segmented ? "--count prints the output size and writes no keys: drop -o / --values-out "
+                                    "(--segments-out takes each segment's size)"
+                                  : "--count prints the output size and writes no file: drop -o / --values-out");
     }
     if (!options.values.empty()) throw usage_error("--count counts keys: drop --values");
   } else {
     if (options.output.empty()) throw usage_error("no output file: give -o OUT.npy (or --count)");
+    if (segmented && options.segments_output.empty()) {
+      throw usage_error("--segments needs --segments-out OUT_OFFSETS.npy: a segmented result is of no use without "
+                        "its segment offsets");
+    }
     if (!options.values.empty() && options.values_output.empty()) {
       throw usage_error("--values needs --values-out OUT_VALUES.npy");
     }
@@ -229,6 +285,17 @@ std::vector<std::unique_ptr<npy_input>> open_inputs(const std::vector<named_file
   return inputs;
 }
 
+// merge --count with --segments: the total, and each segment's size from the offsets alone.
+void count_segmented_merge(segment_offsets_inputs& offsets_in, const std::vector<index_t>& sizes,
+                           const std::vector<std::string>& paths, output_file* segments_out) {
+  check_host_memory(offsets_in.host_bytes(), segments_out != nullptr ? double(offsets_in.segments()) * 8 : 0);
+  const auto [a_offsets, b_offsets] = offsets_in.read(sizes[0], paths[0], sizes[1], paths[1]);
+  if (segments_out != nullptr) {
+    const column segment_sizes = merge_segment_sizes(a_offsets, b_offsets);
+    write_outputs({{segments_out, &segment_sizes}});
+  }
+}
+
 int run_set_command(const set_command_info& info, int argc, char** argv) {
   bool help = false;
   const npy_options options = parse_set_options(info, argc, argv, help);
@@ -237,6 +304,7 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
     return exit_ok;
   }
   const bool with_values = !options.values.empty();
+  const bool segmented = !options.segments.empty();
   const std::size_t k = options.inputs.size();
 
   // Which files the arguments name, before anything is opened or read.
@@ -244,6 +312,9 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
   for (std::size_t i = 0; i < k; ++i) inputs.push_back({input_role(i), options.inputs[i], {}});
   for (std::size_t i = 0; with_values && i < k; ++i) {
     inputs.push_back({input_role(i) + "'s values", options.values[i], {}});
+  }
+  for (std::size_t i = 0; segmented && i < 2; ++i) {
+    inputs.push_back({input_role(i) + "'s offsets", options.segments[i], {}});
   }
   for (named_file& in : inputs) in.identity = identify(in.path, STDIN_FILENO);
   std::vector<named_file> outputs;
@@ -253,15 +324,22 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
       outputs.push_back({"--values-out", options.values_output, identify(options.values_output, STDOUT_FILENO)});
     }
   }
+  if (!options.segments_output.empty()) {
+    outputs.push_back(
+        {"--segments-out", options.segments_output, identify(options.segments_output, STDOUT_FILENO)});
+  }
   check_file_names(inputs, outputs, options.force);
 
   // Outputs next: refusing an existing file or an unwritable directory costs no reading.
-  std::unique_ptr<output_file> keys_out, values_out;
+  std::unique_ptr<output_file> keys_out, values_out, segments_out;
   if (!options.count_only) {
     keys_out = std::make_unique<output_file>(options.output, options.force);
     if (with_values) values_out = std::make_unique<output_file>(options.values_output, options.force);
   }
-  const bool report_to_stderr = options.output == "-" || options.values_output == "-";
+  if (!options.segments_output.empty()) {
+    segments_out = std::make_unique<output_file>(options.segments_output, options.force);
+  }
+  const bool report_to_stderr = options.output == "-" || options.values_output == "-" || options.segments_output == "-";
   std::FILE* report = report_to_stderr ? stderr : stdout;
 
   // Every header before any data.
@@ -273,8 +351,12 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
     sizes.push_back(in->header().size), paths.push_back(in->path()), total += in->header().size;
   }
   const dtype key_type = key_inputs.front()->header().type;
+  std::unique_ptr<segment_offsets_inputs> offsets_in;
+  if (segmented) offsets_in = std::make_unique<segment_offsets_inputs>(options.segments[0], options.segments[1]);
   if (info.operation == set_operation::merge && options.count_only) {
-    fmt::print("{}\n", total);  // a merge's size needs no data
+    // A merge's size needs no data.
+    if (segmented) count_segmented_merge(*offsets_in, sizes, paths, segments_out.get());
+    fmt::print(report, "{}\n", total);
     return exit_ok;
   }
   std::vector<std::unique_ptr<npy_input>> value_inputs;
@@ -292,14 +374,20 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
   const bool on_gpu = choose_gpu(options.device);
   const std::size_t element_bytes =
       dtype_size(key_type) + (with_values ? dtype_size(value_inputs.front()->header().type) : 0);
-  const double input_bytes = double(total) * double(element_bytes);
+  const index_t segments = segmented ? offsets_in->segments() : 0;
+  // The offsets' files (and their int64 copies), and the output's S + 1 offsets or S sizes.
+  const double input_bytes = double(total) * double(element_bytes) + (segmented ? offsets_in->host_bytes() : 0);
   const index_t output_elements =
       options.count_only ? 0 : k > 2 ? total : output_bound(info.operation, sizes[0], sizes[1]);
-  const double output_bytes = double(output_elements) * double(element_bytes);
+  const double output_bytes = double(output_elements) * double(element_bytes) +
+                              (segmented ? double(segments + (options.count_only ? 0 : 1)) * 8 : 0);
   check_host_memory(input_bytes, output_bytes,
                     k > 2 ? merge_runs_host_buffer_bytes(on_gpu, sizes, element_bytes) : 0);
 
   auto start = std::chrono::steady_clock::now();
+  // The offsets first: a wrong one costs no reading of the keys.
+  column a_offsets, b_offsets;
+  if (segmented) std::tie(a_offsets, b_offsets) = offsets_in->read(sizes[0], paths[0], sizes[1], paths[1]);
   std::vector<column> keys, values;
   for (const auto& in : key_inputs) keys.push_back(in->read());
   for (const auto& in : value_inputs) values.push_back(in->read());
@@ -316,6 +404,10 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
         job.a_values = &values[0];
         job.b_values = &values[1];
       }
+      if (segmented) {
+        job.a_offsets = &a_offsets;
+        job.b_offsets = &b_offsets;
+      }
       job.count_only = options.count_only;
       job.check_sorted = options.check;
       job.threads = options.threads;
@@ -330,26 +422,33 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
     }
   } catch (const corank::unsorted_input& e) {
     const std::size_t i = e.input() == 'A' ? 0 : 1;
-    throw input_error(unsorted_message(paths[i], keys[i], e.index()));
+    const index_t segment = segmented ? segment_of(i == 0 ? a_offsets : b_offsets, e.index()) : -1;
+    throw input_error(unsorted_message(paths[i], keys[i], e.index(), segment));
   } catch (const unsorted_run& e) {
     throw input_error(unsorted_message(paths[e.run()], keys[e.run()], e.index()));
   }
 
   if (options.count_only) {
-    fmt::print("{}\n", outcome.count);
+    if (segments_out) write_outputs({{segments_out.get(), &outcome.segments}});
+    fmt::print(report, "{}\n", outcome.count);
     return exit_ok;
   }
 
   start = std::chrono::steady_clock::now();
-  write_outputs({{keys_out.get(), &outcome.keys}, {values_out.get(), &outcome.values}});
+  write_outputs({{keys_out.get(), &outcome.keys},
+                 {values_out.get(), &outcome.values},
+                 {segments_out.get(), &outcome.segments}});
   report_steps steps;
   steps.operation = info.name;
   steps.write_ms = ms_since(start);
   steps.read_ms = read_ms;
-  steps.written_bytes = double(outcome.keys.bytes() + outcome.values.bytes());
+  steps.written_bytes = double(outcome.keys.bytes() + outcome.values.bytes() + outcome.segments.bytes());
   for (const column& c : keys) steps.read_bytes += double(c.bytes());
   for (const column& c : values) steps.read_bytes += double(c.bytes());
-  steps.checked = k == 2 ? "A and B sorted" : fmt::format("{} inputs sorted", k);
+  if (segmented) steps.read_bytes += double(offsets_in->data_bytes());
+  steps.checked = segmented ? fmt::format("A and B sorted in each of {}", plural(segments, "segment"))
+                  : k == 2  ? "A and B sorted"
+                            : fmt::format("{} inputs sorted", k);
 
   const std::string sizes_text = k == 2 ? fmt::format("{} + {}", plural(sizes[0], "key"), plural(sizes[1], "key"))
                                         : fmt::format("{} in {} files", plural(total, "key"), k);
@@ -358,6 +457,10 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
   if (with_values) {
     fmt::print(report, "  values: {} ({}) -> {}\n", join_names(options.values), dtype_name(values.front().type()),
                options.values_output);
+  }
+  if (segmented) {
+    fmt::print(report, "  segments: {} ({}) -> {} (int64 offsets)\n", join_names(options.segments),
+               plural(segments, "segment"), options.segments_output);
   }
   print_report_steps(report, steps, outcome);
   return exit_ok;

@@ -33,6 +33,12 @@ struct operation_operands {
   void* keys_out = nullptr;
   void* values_out = nullptr;
   bool count_only = false;
+  // Segmented jobs (segmented_runners): S + 1 int64 offsets of A and of B, and where the
+  // S + 1 output offsets (count_only: the S sizes) go.
+  const std::int64_t* a_offsets = nullptr;
+  const std::int64_t* b_offsets = nullptr;
+  index_t segments = 0;
+  std::int64_t* segments_out = nullptr;
 };
 
 // The three forms of one operation, as callables with the library's argument order and a
@@ -48,6 +54,36 @@ struct operation_runners {
 };
 template <class Keys, class ByKey, class Count>
 operation_runners(Keys, ByKey, Count) -> operation_runners<Keys, ByKey, Count>;
+
+// The segmented forms of one operation (segmented_set_union, segmented_set_union_by_key,
+// segmented_set_union_count, ... of corank:: or corank::host::) as the runners above, each
+// call given o's offsets and where the segments' offsets or sizes go, so that run_operation
+// runs them as it runs the two-input forms.
+template <class Keys, class ByKey, class Count>
+auto segmented_runners(Keys keys, ByKey by_key, Count count, const operation_operands& o) {
+  const std::int64_t* a_offsets = o.a_offsets;
+  const std::int64_t* b_offsets = o.b_offsets;
+  const index_t segments = o.segments;
+  std::int64_t* segments_out = o.segments_out;
+  return operation_runners{
+      [=](auto a, auto a_end, auto b, auto b_end, auto out, auto comp, auto extra) {
+        return keys(a, a_end, a_offsets, b, b_end, b_offsets, segments, out, segments_out, comp, extra);
+      },
+      [=](auto a, auto a_end, auto b, auto b_end, auto a_values, auto b_values, auto keys_out, auto values_out,
+          auto comp, auto extra) {
+        return by_key(a, a_end, a_offsets, b, b_end, b_offsets, segments, a_values, b_values, keys_out, values_out,
+                      segments_out, comp, extra);
+      },
+      [=](auto a, auto a_end, auto b, auto b_end, auto comp, auto extra) {
+        return count(a, a_end, a_offsets, b, b_end, b_offsets, segments, segments_out, comp, extra);
+      }};
+}
+
+// The count runner of segmented_runners for the merges, which have no count form: the total
+// only. The command answers merge --count from the headers and offsets (segments.hpp's
+// merge_segment_sizes) and never runs it; run_operation needs one.
+inline constexpr auto segmented_merge_size = [](auto a, auto a_end, auto, auto b, auto b_end, auto, auto, auto, auto,
+                                                auto) { return index_t((a_end - a) + (b_end - b)); };
 
 // The key types a backend compiles for.
 template <class... Keys>

@@ -1,8 +1,9 @@
 #pragma once
 // The set commands' GPU kernels, one operation per source file (set_gpu_merge.cu,
-// set_gpu_union.cu, ...), so that their many instantiations (4 key types x keys, two
-// value payloads and count) compile in parallel. Each runs the corank:: convenience form
-// on device pointers and returns the output size.
+// set_gpu_union.cu, ...), and one per segmented operation (set_gpu_segmented_merge.cu, ...),
+// so that their many instantiations (4 key types x keys, two value payloads and count)
+// compile in parallel. Each runs the corank:: convenience form on device pointers and
+// returns the output size.
 
 #include "set_dispatch.hpp"
 
@@ -33,5 +34,12 @@ index_t run_gpu_union(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_intersection(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_difference(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_symmetric_difference(const operation_operands& o, cudaStream_t stream);
+
+// The segmented forms (corank::segmented_merge, ...), with o's offsets (segmented_runners).
+index_t run_gpu_segmented_merge(const operation_operands& o, cudaStream_t stream);
+index_t run_gpu_segmented_union(const operation_operands& o, cudaStream_t stream);
+index_t run_gpu_segmented_intersection(const operation_operands& o, cudaStream_t stream);
+index_t run_gpu_segmented_difference(const operation_operands& o, cudaStream_t stream);
+index_t run_gpu_segmented_symmetric_difference(const operation_operands& o, cudaStream_t stream);
 
 }  // namespace corank::cli

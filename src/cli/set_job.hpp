@@ -22,9 +22,19 @@ struct set_job {
   const column* b = nullptr;  // same dtype as a
   const column* a_values = nullptr;  // optional: a->size() elements of any dtype
   const column* b_values = nullptr;  // same dtype as a_values, b->size() of them
+  // Segmented (segments.hpp): S + 1 int64 offsets of A and of B, checked; a and b are then
+  // sorted segment by segment, and the outcome's `segments` gets the output's S + 1 offsets
+  // (count_only: the S segments' sizes). Null: one pair of inputs.
+  const column* a_offsets = nullptr;
+  const column* b_offsets = nullptr;
   bool count_only = false;           // the output size only; no output columns
   bool check_sorted = true;          // throws corank::unsorted_input naming 'A' or 'B' and the index
   unsigned threads = 0;              // CPU backend; 0: every hardware thread
+
+  bool segmented() const { return a_offsets != nullptr; }
+  index_t segments() const { return segmented() ? a_offsets->size() - 1 : 0; }
+  // The S + 1 output offsets, or the S sizes.
+  index_t segments_out_size() const { return segmented() ? segments() + (count_only ? 0 : 1) : 0; }
 };
 
 using set_outcome = job_outcome;

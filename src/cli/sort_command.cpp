@@ -30,11 +30,18 @@
 namespace corank::cli {
 namespace {
 
+// The set commands' segmented form has no sort to go with it yet.
+constexpr const char* no_segmented_sort =
+    "sort has no segmented form (not built): --segments and --segments-out are taken by merge of two inputs, "
+    "union, intersect, diff and symdiff";
+
 npy_options parse_sort_options(int argc, char** argv, bool& help) {
   npy_options options;
   argument_reader args(argc, argv,
                        {{"--output", "-o", 1}, {"--values", nullptr, 1}, {"--values-out", nullptr, 1},
-                        {"--device", nullptr, 1}, {"--threads", nullptr, 1}, {"--force"}});
+                        {"--device", nullptr, 1}, {"--threads", nullptr, 1}, {"--force"},
+                        {"--segments", nullptr, 2, no_segmented_sort},
+                        {"--segments-out", nullptr, 1, no_segmented_sort}});
   while (args.next()) {
     if (args.is_help()) {
       help = true;

@@ -398,6 +398,36 @@ class CliTest : public ::testing::TestWithParam<const char*> {
 };
 
 
+// Takes all but about `keep` bytes of the GPU's free memory, in blocks, so that a command
+// started next finds too little; gives it back when it goes.
+class gpu_memory_hold {
+ public:
+  explicit gpu_memory_hold(std::size_t keep) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(16) << 20);) {
+      if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess || free_bytes < keep + chunk) {
+        chunk /= 2;
+        continue;
+      }
+      void* block = nullptr;
+      if (cudaMalloc(&block, chunk) != cudaSuccess) {
+        cudaGetLastError();
+        chunk /= 2;
+        continue;
+      }
+      held_.push_back(block);
+    }
+  }
+  ~gpu_memory_hold() {
+    for (void* block : held_) cudaFree(block);
+  }
+  gpu_memory_hold(const gpu_memory_hold&) = delete;
+  gpu_memory_hold& operator=(const gpu_memory_hold&) = delete;
+
+ private:
+  std::vector<void*> held_;
+};
+
 // Runs `corank ARGS 2>&1`: the exit status, and what it printed.
 inline std::pair<int, std::string> run_cli(const std::string& args) {
   const std::string command = quoted(CORANK_CLI_PATH) + " " + args + " 2>&1";

@@ -367,26 +367,11 @@ TEST_P(CliGpuMemory, NotEnoughGpuMemorySuggestsDeviceCpu) {
   write_npy(path("a.npy"), a);
   write_npy(path("b.npy"), a);
   a = {};
-  std::vector<void*> held;
   std::size_t free_bytes = 0, total_bytes = 0;
   ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
-  constexpr std::size_t keep = std::size_t(512) << 20;
-  for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(16) << 20);) {
-    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess || free_bytes < keep + chunk) {
-      chunk /= 2;
-      continue;
-    }
-    void* block = nullptr;
-    if (cudaMalloc(&block, chunk) != cudaSuccess) {
-      cudaGetLastError();
-      chunk /= 2;
-      continue;
-    }
-    held.push_back(block);
-  }
+  const gpu_memory_hold hold(std::size_t(512) << 20);
   expect_failure({"union", p("a.npy"), p("b.npy"), "-o", p("out.npy")}, 1, "not enough GPU memory");
   expect_failure({"merge", p("a.npy"), p("b.npy"), "-o", p("out.npy")}, 1, "use --device cpu");
-  for (void* block : held) cudaFree(block);
 }
 
 // ---------------------------------------------------------------------------------------

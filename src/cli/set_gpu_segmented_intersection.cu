@@ -1,0 +1,16 @@
+// corank segmented_set_intersection on the GPU, for the device key types (nothing of it is
+// pre-compiled in the library).
+
+#include "set_gpu_ops.hpp"
+
+#include <corank/segmented.cuh>
+
+namespace corank::cli {
+
+index_t run_gpu_segmented_intersection(const operation_operands& o, cudaStream_t stream) {
+  const auto runners = segmented_runners(corank::segmented_set_intersection, corank::segmented_set_intersection_by_key,
+                                         corank::segmented_set_intersection_count, o);
+  return run_operation(gpu_key_types{}, gpu_value_payloads{}, runners, o, stream);
+}
+
+}  // namespace corank::cli
