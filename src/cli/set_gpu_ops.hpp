@@ -36,6 +36,11 @@ index_t run_gpu_difference(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_symmetric_difference(const operation_operands& o, cudaStream_t stream);
 
 // The segmented forms (corank::segmented_merge, ...), with o's offsets (segmented_runners).
+// Each file's body: run_gpu_segmented with the operation's three segmented runners.
+template <class Keys, class ByKey, class Count>
+index_t run_gpu_segmented(Keys keys, ByKey by_key, Count count, const operation_operands& o, cudaStream_t stream) {
+  return run_operation(gpu_key_types{}, gpu_value_payloads{}, segmented_runners(keys, by_key, count, o), o, stream);
+}
 index_t run_gpu_segmented_merge(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_segmented_union(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_segmented_intersection(const operation_operands& o, cudaStream_t stream);

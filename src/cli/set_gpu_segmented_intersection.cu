@@ -8,9 +8,8 @@
 namespace corank::cli {
 
 index_t run_gpu_segmented_intersection(const operation_operands& o, cudaStream_t stream) {
-  const auto runners = segmented_runners(corank::segmented_set_intersection, corank::segmented_set_intersection_by_key,
-                                         corank::segmented_set_intersection_count, o);
-  return run_operation(gpu_key_types{}, gpu_value_payloads{}, runners, o, stream);
+  return run_gpu_segmented(corank::segmented_set_intersection, corank::segmented_set_intersection_by_key,
+                           corank::segmented_set_intersection_count, o, stream);
 }
 
 }  // namespace corank::cli

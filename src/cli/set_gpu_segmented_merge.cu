@@ -8,9 +8,7 @@
 namespace corank::cli {
 
 index_t run_gpu_segmented_merge(const operation_operands& o, cudaStream_t stream) {
-  const auto runners =
-      segmented_runners(corank::segmented_merge, corank::segmented_merge_by_key, segmented_merge_size, o);
-  return run_operation(gpu_key_types{}, gpu_value_payloads{}, runners, o, stream);
+  return run_gpu_segmented(corank::segmented_merge, corank::segmented_merge_by_key, segmented_merge_size, o, stream);
 }
 
 }  // namespace corank::cli

@@ -8,10 +8,9 @@
 namespace corank::cli {
 
 index_t run_gpu_segmented_symmetric_difference(const operation_operands& o, cudaStream_t stream) {
-  const auto runners =
-      segmented_runners(corank::segmented_set_symmetric_difference, corank::segmented_set_symmetric_difference_by_key,
-                        corank::segmented_set_symmetric_difference_count, o);
-  return run_operation(gpu_key_types{}, gpu_value_payloads{}, runners, o, stream);
+  return run_gpu_segmented(corank::segmented_set_symmetric_difference,
+                           corank::segmented_set_symmetric_difference_by_key,
+                           corank::segmented_set_symmetric_difference_count, o, stream);
 }
 
 }  // namespace corank::cli
