@@ -3,7 +3,10 @@
 
 #include "per_device.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <utility>
 
 namespace corank::detail {
 
@@ -31,7 +34,47 @@ struct pinned_word {
   }
 };
 
+// The streamed forms' kept staging buffer. Not freed at the process's end (the runtime may be
+// gone by then), which the system does anyway.
+struct kept_staging {
+  std::mutex mutex;
+  void* memory = nullptr;
+  std::size_t bytes = 0;
+};
+
+kept_staging& staging() {
+  static kept_staging* kept = new kept_staging;
+  return *kept;
+}
+
 }  // namespace
+
+cudaError_t take_pinned_staging(void** memory, std::size_t& bytes) {
+  {
+    kept_staging& kept = staging();
+    std::lock_guard<std::mutex> lock(kept.mutex);
+    if (kept.memory != nullptr && kept.bytes >= bytes) {
+      *memory = kept.memory;
+      bytes = kept.bytes;
+      kept.memory = nullptr;
+      kept.bytes = 0;
+      return cudaSuccess;
+    }
+  }
+  return cudaMallocHost(memory, bytes);
+}
+
+void give_back_pinned_staging(void* memory, std::size_t bytes) {
+  if (memory == nullptr) return;
+  kept_staging& kept = staging();
+  std::unique_lock<std::mutex> lock(kept.mutex);
+  if (kept.bytes < bytes) {
+    std::swap(kept.memory, memory);
+    std::swap(kept.bytes, bytes);
+  }
+  lock.unlock();
+  if (memory != nullptr) cudaFreeHost(memory);
+}
 
 cudaError_t pinned_result(index_t*& result) {
   thread_local pinned_word slot;
@@ -55,6 +98,13 @@ namespace corank {
 cudaError_t release_temporary_memory() {
   cudaMemPool_t pool = nullptr;
   if (const cudaError_t e = detail::temporary_pool(pool); e != cudaSuccess) return e;
+  {
+    detail::kept_staging& kept = detail::staging();
+    std::lock_guard<std::mutex> lock(kept.mutex);
+    if (kept.memory != nullptr) cudaFreeHost(kept.memory);
+    kept.memory = nullptr;
+    kept.bytes = 0;
+  }
   return cudaMemPoolTrimTo(pool, 0);
 }
 

@@ -14,6 +14,8 @@
 #include <corank/host/segmented_operation.hpp>
 #include <corank/host/set_operations.hpp>
 #include <corank/host/sort.hpp>
+#include <corank/host/streamed.hpp>
+#include <corank/host/streamed_operation.hpp>
 #include <corank/memory.hpp>
 #include <corank/merge.cuh>
 #include <corank/merge_runs.cuh>
@@ -23,6 +25,9 @@
 #include <corank/segmented_operation.cuh>
 #include <corank/segmented_path.hpp>
 #include <corank/strategy.hpp>
+#include <corank/streamed.cuh>
+#include <corank/streamed_chunks.hpp>
+#include <corank/streamed_operation.cuh>
 #include <corank/tuning.hpp>
 #include <corank/set_operations.cuh>
 #include <corank/sort.cuh>

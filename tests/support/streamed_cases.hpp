@@ -52,11 +52,12 @@ struct streamed_case {
   set_distribution shape;
   std::size_t m, n;
   index_t chunk;
+  std::size_t gpu_memory = 0;  // the GPU backend's budget (0: its default)
 };
 
 inline std::string describe(const streamed_case& c) {
   return std::string(to_string(c.shape)) + " m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) +
-         " chunk=" + std::to_string(c.chunk);
+         " chunk=" + std::to_string(c.chunk) + (c.gpu_memory != 0 ? " gpu_memory=" + std::to_string(c.gpu_memory) : "");
 }
 
 // Every shape at sizes that make from one to thousands of chunks, empty sides included; the
@@ -119,6 +120,7 @@ void check_streamed_case(const streamed_case& c, std::mt19937_64& rng) {
   const corank::less comp;
   streamed_options options;
   options.chunk = c.chunk;
+  options.gpu_memory = c.gpu_memory;
   index_t last_done = 0;
   options.progress = [&](index_t done, index_t total) {
     EXPECT_EQ(total, index_t(in.a.size() + in.b.size()));

@@ -8,7 +8,8 @@
 // words: kilobytes to a few MB). Results (output sizes, indices) come back through a pinned
 // host word per thread, mapped for the devices: cheaper to copy to than the pageable stack,
 // and the kernels that store a result once write it there themselves (two_phase.hpp).
-// corank::release_temporary_memory (memory.hpp) empties the pool.
+// The streamed forms' pinned staging buffer is kept between calls likewise.
+// corank::release_temporary_memory (memory.hpp) empties the pool and frees that buffer.
 
 #include <corank/config.hpp>
 
@@ -27,6 +28,13 @@ inline cudaError_t allocate_temporary(void** memory, std::size_t bytes, cudaStre
   if (const cudaError_t e = temporary_pool(pool); e != cudaSuccess) return e;
   return cudaMallocFromPoolAsync(memory, bytes, pool, stream);
 }
+
+// Pinned host memory of at least `bytes` for the streamed forms' staging buffers: the one that
+// an earlier call gave back if it is large enough (pinning hundreds of MB takes ~100 ms), else
+// new. `bytes` is set to the size of what is handed out.
+cudaError_t take_pinned_staging(void** memory, std::size_t& bytes);
+// Gives it back: kept for the next call (the largest one given back is kept, the others freed).
+void give_back_pinned_staging(void* memory, std::size_t bytes);
 
 // This thread's pinned host word for a result read back from the device, mapped (and usable
 // at the same address) in every device's kernels.
