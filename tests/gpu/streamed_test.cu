@@ -4,7 +4,7 @@
 // test) on every shape with chunks from 1 step; pinned and pageable inputs and outputs in
 // every combination; budgets that force small chunks, and budgets too small; argument
 // errors; a sink that throws (the call stops, the GPU and its memory are left as before);
-// and 2^32 outputs from two inputs of 2^31 keys.
+// README.md's sink example, as written there; and 2^32 outputs from two inputs of 2^31 keys.
 
 #include <corank/error.hpp>
 #include <corank/streamed.cuh>
@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -207,6 +208,36 @@ TEST_F(Streamed, ASinkThatThrowsStopsTheCallAndLeavesTheGpuAsItWas) {
             out.data() + 200000)
       << "the next call works";
   EXPECT_TRUE(std::is_sorted(out.begin(), out.end()));
+}
+
+// README.md, "Data larger than the GPU": its code, with a temporary file for `out`.
+TEST_F(Streamed, ReadmeSinkExample) {
+  std::vector<std::int64_t> av(300000), bv(200000);
+  for (std::size_t i = 0; i < av.size(); ++i) av[i] = std::int64_t(3 * i);
+  for (std::size_t j = 0; j < bv.size(); ++j) bv[j] = std::int64_t(5 * j);
+  const std::int64_t* a = av.data();
+  const std::int64_t* b = bv.data();
+  const corank::index_t m = corank::index_t(av.size()), n = corank::index_t(bv.size());
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+
+  corank::streamed_options options;
+  options.gpu_memory = std::size_t(8) << 30;  // at most 8 GiB of the GPU; 0: what is free
+  options.progress = [](corank::index_t done, corank::index_t total) {
+    std::fprintf(stderr, "\r%.0f%%", 100.0 * double(done) / double(total));
+  };
+  const corank::index_t written = corank::streamed_merge(
+      a, a + m, b, b + n,  // e.g. mmap'ed: const std::int64_t*
+      [&](const std::int64_t* keys, corank::index_t count) { std::fwrite(keys, sizeof *keys, count, out); },
+      corank::less{}, options);
+
+  std::fprintf(stderr, "\n");
+  EXPECT_EQ(written, m + n);
+  std::vector<std::int64_t> file(std::size_t(m + n));
+  std::rewind(out);
+  EXPECT_EQ(std::fread(file.data(), sizeof(std::int64_t), file.size(), out), file.size());
+  std::fclose(out);
+  EXPECT_EQ(file, reference_merge(av, bv, corank::less{}));
 }
 
 TEST_F(Streamed, TwoToThe32OutputsFromHostArrays) {
