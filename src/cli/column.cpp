@@ -17,10 +17,12 @@ void column::resize(index_t size) {
   size_ = size;
 }
 
-std::string format_element(const column& c, index_t i) {
-  return visit_dtype(c.type(), [&](auto tag) {
+std::string format_element(const column& c, index_t i) { return format_element(c.type(), c.data(), i); }
+
+std::string format_element(dtype type, const void* data, index_t i) {
+  return visit_dtype(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T value = c.as<T>()[i];
+    const T value = static_cast<const T*>(data)[i];
     if constexpr (std::is_floating_point_v<T>) {
       return fmt::format("{}", value);
     } else {

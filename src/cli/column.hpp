@@ -48,6 +48,8 @@ class column {
 
 // Element i, printed as NumPy would ("-3", "2.5", "nan").
 std::string format_element(const column& c, index_t i);
+// Element i of `data`, elements of `type`.
+std::string format_element(dtype type, const void* data, index_t i);
 
 // "1.5 GB", "12.0 kB" (decimal units, like the GB/s figures).
 std::string format_bytes(double bytes);

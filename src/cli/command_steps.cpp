@@ -112,7 +112,11 @@ bool choose_gpu(const std::string& device) {
 }
 
 std::string unsorted_message(const std::string& path, const column& keys, index_t i, index_t segment) {
-  const bool floats = keys.type() == dtype::float32 || keys.type() == dtype::float64;
+  return unsorted_message(path, keys.type(), keys.data(), i, segment);
+}
+
+std::string unsorted_message(const std::string& path, dtype type, const void* keys, index_t i, index_t segment) {
+  const bool floats = type == dtype::float32 || type == dtype::float64;
   const std::string where = segment < 0 ? "" : fmt::format(" in segment {}", segment);
   const char* advice = segment < 0 ? "sort it first (numpy: np.sort, or np.argsort with kind='stable' to reorder "
                                      "values with their keys)"
@@ -120,7 +124,7 @@ std::string unsorted_message(const std::string& path, const column& keys, index_
                                      "keys inside each segment)";
   return fmt::format("{} is not sorted{}: element {} ({}) is less than element {} ({}){}; {}, or check that it is "
                      "the file you meant",
-                     path, where, i, format_element(keys, i), i - 1, format_element(keys, i - 1),
+                     path, where, i, format_element(type, keys, i), i - 1, format_element(type, keys, i - 1),
                      floats ? " in the order with NaNs last" : "", advice);
 }
 

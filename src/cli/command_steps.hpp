@@ -13,6 +13,7 @@
 #include <corank/config.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,7 @@ struct npy_options {
   bool force = false;
   std::string device = "auto";
   unsigned threads = 0;
+  std::size_t gpu_memory = 0;  // --gpu-memory: stream through at most this much (streamed_command.hpp)
 };
 
 // Takes the current argument if it is one of the options every command reads alike: -o,
@@ -74,6 +76,9 @@ bool choose_gpu(const std::string& device);
 // "PATH is not sorted: element i (x) is less than element i - 1 (y) ...; sort it first ...";
 // with a segment (>= 0), "PATH is not sorted in segment s: ...; sort each segment first ...".
 std::string unsorted_message(const std::string& path, const column& keys, index_t index, index_t segment = -1);
+// The same for keys of `type` at `keys` (a mapped file's).
+std::string unsorted_message(const std::string& path, dtype type, const void* keys, index_t index,
+                             index_t segment = -1);
 
 // Writes each column to its output (null outputs skipped): files first (the likeliest to
 // fail: a full disk), then streams, then the files are published together, so an error

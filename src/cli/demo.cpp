@@ -40,6 +40,11 @@ options:
                         columns on the GPU and on the CPU
   --runs R              timed runs, median reported, after one warm-up (default 5)
   --threads T           CPU backend threads (default 0: all hardware threads)
+  --gpu-memory BYTES    stream the columns from host memory through the GPU using at most
+                        this much of its memory (corank::streamed_merge), e.g. 2G, 2^30;
+                        the GPU run streams by itself when inputs and output do not fit on
+                        the GPU. Streamed runs are timed against copying the same bytes
+                        to and from the GPU at once, at the rates measured in the run.
   -h, --help            this text
 
 exit status: 0 when the check passes, 1 on a mismatch or an error (out of memory, CUDA),
@@ -54,7 +59,7 @@ demo_options parse_demo_options(int argc, char** argv, bool& help) {
   argument_reader args(argc, argv,
                        {{"--n", nullptr, 1}, {"--type", nullptr, 1}, {"--device", nullptr, 1},
                         {"--strategy", nullptr, 1}, {"--seed", nullptr, 1}, {"--runs", nullptr, 1},
-                        {"--threads", nullptr, 1}});
+                        {"--threads", nullptr, 1}, {"--gpu-memory", nullptr, 1}});
   while (args.next()) {
     if (args.is_help()) {
       help = true;
@@ -84,6 +89,8 @@ demo_options parse_demo_options(int argc, char** argv, bool& help) {
       const std::uint64_t threads = parse_unsigned(args.name(), args.value());
       if (threads > 4096) throw usage_error(fmt::format("--threads: {} is more than 4096", threads));
       options.threads = unsigned(threads);
+    } else if (args.is("--gpu-memory")) {
+      options.gpu_memory = std::size_t(parse_count(args.name(), args.value(), 1, index_t(1) << 50));
     } else {
       throw usage_error(fmt::format("unexpected argument '{}'", args.name()));
     }
@@ -182,6 +189,9 @@ int run_demo(int argc, char** argv) {
   if (!on_gpu && options.strategy_given) {
     fmt::print("note: --strategy chooses a GPU kernel; the CPU backend has a single one\n");
   }
+  if (!on_gpu && options.gpu_memory != 0) {
+    fmt::print("note: --gpu-memory caps the GPU's memory; the CPU backend works in host memory\n");
+  }
 
   const std::size_t key_bytes = options.key_type == demo_key_type::int32 ? 4 : 8;
   const double gib = double(options.keys_per_column) * key_bytes / (1024.0 * 1024.0 * 1024.0);
@@ -192,7 +202,7 @@ int run_demo(int argc, char** argv) {
     // Inputs and output on the device: 4 columns' worth.
     fmt::print(stderr,
                "corank demo: out of GPU memory: {}\n  --n {} needs about {:.1f} GiB on the GPU; try a smaller --n, "
-               "or --device cpu\n",
+               "--gpu-memory to stream from host memory, or --device cpu\n",
                e.what(), options.keys_per_column, 4 * gib);
     return exit_failure;
   } catch (const corank::cuda_error& e) {

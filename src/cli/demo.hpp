@@ -1,12 +1,15 @@
 #pragma once
 // corank demo, split by backend: demo.cpp parses options, picks the device, checks the
 // result against std::merge and prints the table; demo_gpu.cu and demo_cpu.cpp generate
-// the columns, time a copy and the merge, and hand back the inputs and the output.
+// the columns, time a copy and the merge, and hand back the inputs and the output. On the
+// GPU, columns that do not fit (or a --gpu-memory cap) stream from host memory, timed
+// against the host<->device copies of the same bytes.
 
 #include <corank/config.hpp>
 #include <corank/strategy.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +28,9 @@ struct demo_options {
   std::uint64_t seed = 1;
   int runs = 5;          // timed runs; one warm-up run comes first
   unsigned threads = 0;  // CPU backend threads; 0: all hardware threads
+  // GPU: stream the columns from host memory through at most this many bytes of the GPU
+  // (corank::streamed_merge); 0: stream only when inputs and output do not fit on it.
+  std::size_t gpu_memory = 0;
 };
 
 struct demo_timing {

@@ -18,16 +18,6 @@
 namespace corank::cli {
 namespace {
 
-template <class Key>
-void generate_column(Key* keys, index_t count, std::uint64_t seed) {
-  const sorted_keys_recipe<Key> recipe(seed, count);
-  std::uint64_t offset = 0;
-  for (index_t i = 0; i < count; ++i) {
-    offset = i == 0 ? recipe.gap(0) : recipe.add(offset, recipe.gap(i));
-    keys[i] = recipe.key(offset);
-  }
-}
-
 // memcpy split over `threads` threads: the CPU's copy roofline for the same bytes.
 void parallel_copy(void* destination, const void* source, std::size_t bytes, unsigned threads) {
   const std::size_t chunk = (bytes / threads + 63) / 64 * 64;
@@ -79,8 +69,8 @@ demo_run<Key> run_demo_on_cpu(const demo_options& options) {
   run.output.resize(std::size_t(2 * n));
   Key* a = run.input.data();
   Key* b = a + n;
-  std::thread second([&] { generate_column(b, n, column_seed(options.seed, 1)); });
-  generate_column(a, n, column_seed(options.seed, 0));
+  std::thread second([&] { generate_column_on_host(b, n, column_seed(options.seed, 1)); });
+  generate_column_on_host(a, n, column_seed(options.seed, 0));
   second.join();
 
   run.copy.median_ms =

@@ -1,11 +1,16 @@
 // corank demo on the GPU: columns generated on the device, corank::merge timed with CUDA
 // events against cudaMemcpyAsync of the same bytes, results copied back for the check.
+// Columns that do not fit on the GPU, or a --gpu-memory cap, take the streamed path instead:
+// generated in host memory and pinned there, corank::streamed_merge timed against copying
+// the same bytes to and from the GPU at once.
 
+#include "column.hpp"
 #include "demo.hpp"
 #include "demo_keys.hpp"
 
 #include <corank/error.hpp>
 #include <corank/merge.cuh>
+#include <corank/streamed.cuh>
 
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -16,6 +21,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <vector>
 
@@ -118,7 +125,110 @@ double median_ms(cudaStream_t stream, int runs, Enqueue enqueue) {
   return median_of(ms);
 }
 
+// Host memory registered with CUDA (pinned) for the object's life; where the system refuses
+// (a memory-lock limit), it stays pageable and says so.
+class pinned_registration {
+ public:
+  pinned_registration(void* data, std::size_t bytes) {
+    pinned_ = bytes > 0 && cudaHostRegister(data, bytes, cudaHostRegisterDefault) == cudaSuccess;
+    if (pinned_) data_ = data;
+    cudaGetLastError();  // a refusal is not an error of the run
+  }
+  ~pinned_registration() {
+    if (pinned_) cudaHostUnregister(data_);
+  }
+  pinned_registration(const pinned_registration&) = delete;
+  pinned_registration& operator=(const pinned_registration&) = delete;
+  bool pinned() const { return pinned_; }
+
+ private:
+  void* data_ = nullptr;
+  bool pinned_ = false;
+};
+
+class event_owner {
+ public:
+  event_owner() { CORANK_TRY(cudaEventCreate(&event_), "cudaEventCreate"); }
+  ~event_owner() { cudaEventDestroy(event_); }
+  event_owner(const event_owner&) = delete;
+  event_owner& operator=(const event_owner&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// The slower direction's rate, in bytes per second, while host-to-device and device-to-host
+// copies run at once: up to 256 MiB of `from` in and as much out into `to`, median of `runs`
+// after one warm-up.
+double both_ways_rate(const void* from, void* to, std::size_t bytes, int runs) {
+  const std::size_t size = std::min<std::size_t>(bytes, std::size_t(256) << 20);
+  const device_memory in(size, "measuring the copy rates"), out(size, "measuring the copy rates");
+  const stream_owner up, down;
+  const event_owner up_start, up_stop, down_start, down_stop;
+  std::vector<double> ms;
+  for (int r = 0; r <= runs; ++r) {
+    CORANK_TRY(cudaEventRecord(up_start.get(), up.get()), "cudaEventRecord");
+    CORANK_TRY(cudaEventRecord(down_start.get(), down.get()), "cudaEventRecord");
+    CORANK_TRY(cudaMemcpyAsync(in.get(), from, size, cudaMemcpyHostToDevice, up.get()), "measuring the copy rates");
+    CORANK_TRY(cudaMemcpyAsync(to, out.get(), size, cudaMemcpyDeviceToHost, down.get()), "measuring the copy rates");
+    CORANK_TRY(cudaEventRecord(up_stop.get(), up.get()), "cudaEventRecord");
+    CORANK_TRY(cudaEventRecord(down_stop.get(), down.get()), "cudaEventRecord");
+    CORANK_TRY(cudaDeviceSynchronize(), "measuring the copy rates");
+    float up_ms = 0, down_ms = 0;
+    CORANK_TRY(cudaEventElapsedTime(&up_ms, up_start.get(), up_stop.get()), "cudaEventElapsedTime");
+    CORANK_TRY(cudaEventElapsedTime(&down_ms, down_start.get(), down_stop.get()), "cudaEventElapsedTime");
+    if (r > 0) ms.push_back(std::max(up_ms, down_ms));  // run 0 warms up
+  }
+  return double(size) / (median_of(ms) * 1e-3);
+}
+
 }  // namespace
+
+template <class Key>
+demo_run<Key> run_streamed_demo(const demo_options& options, const std::string& where) {
+  const index_t n = options.keys_per_column;
+  const std::size_t bytes = std::size_t(2 * n) * sizeof(Key);
+  demo_run<Key> run;
+  fmt::print("generating the columns on the CPU (seed {})\n", options.seed);
+  std::fflush(stdout);
+  run.input.resize(std::size_t(2 * n));
+  run.output.resize(std::size_t(2 * n));
+  Key* a = run.input.data();
+  Key* b = a + n;
+  std::thread second([&] { generate_column_on_host(b, n, column_seed(options.seed, 1)); });
+  generate_column_on_host(a, n, column_seed(options.seed, 0));
+  second.join();
+  std::fill(run.output.begin(), run.output.end(), Key(0));  // faults the pages in before pinning
+  const pinned_registration pinned_input(run.input.data(), bytes), pinned_output(run.output.data(), bytes);
+  const bool pinned = pinned_input.pinned() && pinned_output.pinned();
+
+  corank::streamed_options streamed;
+  streamed.gpu_memory = options.gpu_memory;
+  run.where = fmt::format("{}\nstreamed from {} host memory through {} of the GPU (corank::streamed_merge)", where,
+                          pinned ? "pinned" : "pageable (pinning was refused)",
+                          options.gpu_memory != 0 ? format_bytes(double(options.gpu_memory)) : std::string("what is free"));
+  // Both columns in and the output out, at once: the rate of the slower direction bounds it.
+  const double rate = both_ways_rate(run.input.data(), run.output.data(), bytes, options.runs);
+  run.copy.operation = "host<->device copies, both ways at once";
+  run.copy.median_ms = 1e3 * double(bytes) / rate;
+  run.timing_method = fmt::format(
+      "time: median of {} runs after 1 warm-up (std::chrono; the call returns with the output on the host); GB/s "
+      "counts inputs read + output written; % of copy is against copying the inputs to the GPU and the output back "
+      "at once, at the rates measured now ({:.1f} GB/s each way)",
+      options.runs, rate / 1e9);
+  run.merge.operation = "corank::streamed_merge";
+  auto merge = [&] { corank::streamed_merge(a, a + n, b, b + n, run.output.data(), corank::less{}, streamed); };
+  merge();
+  std::vector<double> ms;
+  for (int r = 0; r < options.runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    merge();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  run.merge.median_ms = median_of(ms);
+  return run;
+}
 
 template <class Key>
 demo_run<Key> run_demo_on_gpu(const demo_options& options) {
@@ -129,10 +239,16 @@ demo_run<Key> run_demo_on_gpu(const demo_options& options) {
   CORANK_TRY(cudaGetDevice(&device), "cudaGetDevice");
   cudaDeviceProp properties{};
   CORANK_TRY(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+  const std::string where = fmt::format("device: GPU {}: {} ({} SMs, {:.1f} GiB)", device, properties.name,
+                                        properties.multiProcessorCount,
+                                        properties.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+  std::size_t free = 0, total = 0;
+  CORANK_TRY(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  // Inputs and output on the GPU, with room for the context's other needs.
+  if (options.gpu_memory != 0 || 2 * bytes > free / 16 * 15) return run_streamed_demo<Key>(options, where);
 
   demo_run<Key> run;
-  run.where = fmt::format("device: GPU {}: {} ({} SMs, {:.1f} GiB)", device, properties.name,
-                          properties.multiProcessorCount, properties.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+  run.where = where;
   run.timing_method = fmt::format(
       "time: median of {} runs after 1 warm-up (CUDA events); GB/s counts inputs read + output written; "
       "% of copy is against cudaMemcpyAsync of the same bytes, device to device",

@@ -56,6 +56,17 @@ struct sorted_keys_recipe {
   }
 };
 
+// Column `count` keys on the host: the loop the GPU's scan computes.
+template <class Key>
+void generate_column_on_host(Key* keys, index_t count, std::uint64_t seed) {
+  const sorted_keys_recipe<Key> recipe(seed, count);
+  std::uint64_t offset = 0;
+  for (index_t i = 0; i < count; ++i) {
+    offset = i == 0 ? recipe.gap(0) : recipe.add(offset, recipe.gap(i));
+    keys[i] = recipe.key(offset);
+  }
+}
+
 // The seeds of the two columns.
 inline std::uint64_t column_seed(std::uint64_t seed, int column) {
   return splitmix64(splitmix64(seed) + std::uint64_t(column));

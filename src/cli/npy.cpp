@@ -8,11 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace corank::cli {
@@ -335,11 +337,11 @@ column npy_input::read() {
   return c;
 }
 
-std::string npy_header_bytes(dtype type, index_t size) {
+std::string npy_header_bytes(dtype type, index_t size, std::size_t length) {
   std::string dict =
       fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({},), }}", npy_descr(type), size);
   const std::size_t prefix = magic_size + 2 + 2;  // magic, version 1.0, 2-byte length
-  const std::size_t total = (prefix + dict.size() + 1 + 63) / 64 * 64;
+  const std::size_t total = std::max(length, (prefix + dict.size() + 1 + 63) / 64 * 64);
   dict.append(total - prefix - dict.size() - 1, ' ');
   dict += '\n';
   std::string bytes(magic, magic_size);
@@ -348,6 +350,32 @@ std::string npy_header_bytes(dtype type, index_t size) {
   bytes += char(dict.size() & 0xff);
   bytes += char(dict.size() >> 8);
   return bytes + dict;
+}
+
+npy_writer::npy_writer(std::FILE* file, std::string name, dtype type, index_t most)
+    : file_(file), name_(std::move(name)), type_(type), header_(npy_header_bytes(type, most).size()) {
+  const std::string header = npy_header_bytes(type, most);
+  if (std::fwrite(header.data(), 1, header.size(), file_) != header.size()) fail();
+}
+
+void npy_writer::fail() const {
+  throw std::runtime_error(fmt::format("writing {}: {}", name_, std::strerror(errno)));
+}
+
+void npy_writer::write(const void* data, index_t count) {
+  const std::size_t bytes = std::size_t(count) * dtype_size(type_);
+  if (std::fwrite(data, 1, bytes, file_) != bytes) fail();
+  written_ += count;
+}
+
+void npy_writer::finish(bool seekable) {
+  if (seekable) {
+    const std::string header = npy_header_bytes(type_, written_, header_);
+    if (std::fseek(file_, 0, SEEK_SET) != 0 || std::fwrite(header.data(), 1, header.size(), file_) != header.size() ||
+        std::fseek(file_, 0, SEEK_END) != 0)
+      fail();
+  }
+  if (std::fflush(file_) != 0) fail();
 }
 
 void write_npy(std::FILE* file, const std::string& name, const column& c) {

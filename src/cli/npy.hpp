@@ -54,8 +54,31 @@ class npy_input {
 };
 
 // The .npy v1.0 header of a 1-D column: magic, version, length and dict, padded so that
-// the data starts at a multiple of 64 bytes.
-std::string npy_header_bytes(dtype type, index_t size);
+// the data starts at a multiple of 64 bytes, and to `length` bytes if that is more (a
+// multiple of 64).
+std::string npy_header_bytes(dtype type, index_t size, std::size_t length = 0);
+
+// Writes an .npy file piece by piece, for outputs made chunk by chunk: a header sized for
+// `most` elements first, then the data as it comes; finish() makes the header say how many
+// were written, rewriting it in place (seekable files: same length, padded), and flushes. A
+// stream's header cannot be rewritten: there `most` must be the final count. A failed write
+// throws std::runtime_error ("writing NAME: No space left on device").
+class npy_writer {
+ public:
+  npy_writer(std::FILE* file, std::string name, dtype type, index_t most);
+  void write(const void* data, index_t count);
+  void finish(bool seekable);
+  index_t written() const { return written_; }
+
+ private:
+  [[noreturn]] void fail() const;
+
+  std::FILE* file_;
+  std::string name_;
+  dtype type_;
+  std::size_t header_;  // bytes
+  index_t written_ = 0;
+};
 
 // Writes `c` as a .npy file to `file`; `name` is for messages. Throws std::runtime_error
 // when a write fails (disk full, I/O error).

@@ -19,6 +19,7 @@
 #include "output_file.hpp"
 #include "segments.hpp"
 #include "set_job.hpp"
+#include "streamed_command.hpp"
 
 #include <corank/error.hpp>
 
@@ -106,6 +107,9 @@ options:
                         its size is the sum of the inputs')
   --device auto|gpu|cpu where to run (default auto: the GPU when CUDA finds one)
   --threads T           CPU backend threads (default 0: every hardware thread)
+  --gpu-memory BYTES    stream: map the inputs, run in chunks through at most this much GPU
+                        memory (on the CPU backend: chunk buffers of this size), and write
+                        the output as it comes (e.g. 4G, 2^30); see Streaming below
   --no-check            do not check that {checked} sorted (the check reads them once;
                         on unsorted input the result is then undefined); with
                         --segments, each segment is checked, not the whole column
@@ -121,6 +125,15 @@ Float keys are ordered with NaNs last, as np.sort leaves them.
 All NaNs are equal to each other (and -0.0 equals 0.0): the set operations match NaN
 copies as they match copies of any other key, so the union of [nan] and [nan, nan] is
 [nan, nan].
+
+Streaming (two inputs, without --segments): when the inputs and the output do not fit in
+the GPU's free memory or in host memory, or with --gpu-memory, the inputs are mapped from
+their files instead of read (they may be larger than host memory), the operation runs chunk
+by chunk ({streamed} on the GPU, corank::host's on the CPU), and each chunk's output is
+written to the output files as it comes; they are published together at the end as always.
+Inputs must then be regular files. The GPU streams int32, int64, float32 and float64 keys
+with values of 4 or 8 bytes; other dtypes stream on the CPU backend. A progress bar shows
+the work done and its rate.
 
 Segments (--segments): many small operations in one run, such as the rows of two CSR
 matrices, whose indptr arrays are their offsets. It runs {segmented}
@@ -154,6 +167,7 @@ matrices, whose indptr arrays are their offsets. It runs {segmented}
              fmt::arg("checked", k ? "the inputs are" : "A and B are"),
              // "corank::set_union" -> "corank::segmented_set_union"
              fmt::arg("segmented", std::string(info.library).replace(0, 8, "corank::segmented_")),
+             fmt::arg("streamed", std::string(info.library).replace(0, 8, "corank::streamed_")),
              fmt::arg("count_form", info.operation == set_operation::merge ? "" : ", _count with --count"),
              fmt::arg("same_file",
                       k ? "\nA file may be named more than once (merged with itself); standard input once." : ""));
@@ -182,7 +196,8 @@ npy_options parse_set_options(const set_command_info& info, int argc, char** arg
   argument_reader args(argc, argv,
                        {{"--output", "-o", 1}, {"--values", nullptr, 2}, {"--values-out", nullptr, 1},
                         {"--segments", nullptr, 2}, {"--segments-out", nullptr, 1}, {"--count"},
-                        {"--device", nullptr, 1}, {"--threads", nullptr, 1}, {"--no-check"}, {"--force"}});
+                        {"--device", nullptr, 1}, {"--threads", nullptr, 1}, {"--gpu-memory", nullptr, 1},
+                        {"--no-check"}, {"--force"}});
   while (args.next()) {
     if (args.is_help()) {
       help = true;
@@ -200,6 +215,8 @@ npy_options parse_set_options(const set_command_info& info, int argc, char** arg
       options.count_only = true;
     } else if (args.is("--no-check")) {
       options.check = false;
+    } else if (args.is("--gpu-memory")) {
+      options.gpu_memory = std::size_t(parse_count(args.name(), args.value(), 1, index_t(1) << 50));
     } else {
       read_shared_option(args, options);
     }
@@ -226,6 +243,11 @@ npy_options parse_set_options(const set_command_info& info, int argc, char** arg
     throw usage_error(fmt::format("--segments takes two inputs, A and B, got {}: a segmented merge of three inputs "
                                   "or more is not built",
                                   k));
+  }
+  if (options.gpu_memory != 0 && (segmented || k > 2)) {
+    throw usage_error(segmented ? "--gpu-memory streams two inputs in chunks; with --segments they are not streamed"
+                                : "--gpu-memory streams two inputs in chunks; a merge of three inputs or more is not "
+                                  "streamed");
   }
   if (!segmented && !options.segments_output.empty()) {
     throw usage_error("--segments-out needs --segments A_OFFSETS.npy B_OFFSETS.npy");
@@ -381,6 +403,10 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
       options.count_only ? 0 : k > 2 ? total : output_bound(info.operation, sizes[0], sizes[1]);
   const double output_bytes = double(output_elements) * double(element_bytes) +
                               (segmented ? double(segments + (options.count_only ? 0 : 1)) * 8 : 0);
+  if (k == 2 && !segmented && should_stream(options, on_gpu, input_bytes, output_bytes)) {
+    return run_streamed_command(
+        {info.name, info.operation, &options, on_gpu, keys_out.get(), values_out.get(), report});
+  }
   check_host_memory(input_bytes, output_bytes,
                     k > 2 ? merge_runs_host_buffer_bytes(on_gpu, sizes, element_bytes) : 0);
 

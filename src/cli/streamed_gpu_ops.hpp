@@ -1,0 +1,24 @@
+#pragma once
+// The streamed set commands' GPU runs, one operation per source file (streamed_gpu_merge.cu,
+// ...), so that their instantiations (4 key types x keys, two value payloads and count)
+// compile in parallel. Each runs corank::streamed_* through run_operation.
+
+#include "set_gpu_ops.hpp"
+#include "streamed_job.hpp"
+
+namespace corank::cli {
+
+template <class Keys, class ByKey, class Count>
+index_t run_gpu_streamed(Keys keys, ByKey by_key, Count count, const streamed_job& job,
+                         const streamed_options& options) {
+  return run_operation(gpu_key_types{}, gpu_value_payloads{}, streamed_runners(keys, by_key, count, job),
+                       job.operands(), options);
+}
+
+index_t run_gpu_streamed_merge(const streamed_job& job, const streamed_options& options);
+index_t run_gpu_streamed_union(const streamed_job& job, const streamed_options& options);
+index_t run_gpu_streamed_intersection(const streamed_job& job, const streamed_options& options);
+index_t run_gpu_streamed_difference(const streamed_job& job, const streamed_options& options);
+index_t run_gpu_streamed_symmetric_difference(const streamed_job& job, const streamed_options& options);
+
+}  // namespace corank::cli
