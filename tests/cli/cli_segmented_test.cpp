@@ -444,11 +444,11 @@ TEST(CliSegmentedHelp, EveryTwoInputCommandSaysHowSegmentsWork) {
 
 class CliSegmentedMemory : public CliTest {
  protected:
-  // The union of empty keys in `segments` empty segments (its offsets file named for A and
-  // B): 8 bytes per segment and file in, and as many out.
-  std::vector<std::string> union_of_empty_segments(std::size_t segments) {
+  // The union of empty keys in `segments` empty segments (its offsets file, int32 or int64,
+  // named for A and B): 8 bytes per segment and side on the GPU, and as many out.
+  std::vector<std::string> union_of_empty_segments(std::size_t segments, bool int32_offsets) {
     write_npy(path("a.npy"), std::vector<int32_t>{});
-    write_npy(path("offsets.npy"), std::vector<int64_t>(segments + 1, 0));
+    write_offsets(path("offsets.npy"), std::vector<int64_t>(segments + 1, 0), int32_offsets);
     return {"union", p("a.npy"), p("a.npy"), "--segments", p("offsets.npy"), p("offsets.npy"), "-o", p("out.npy"),
             "--segments-out", p("oo.npy")};
   }
@@ -459,7 +459,7 @@ INSTANTIATE_TEST_SUITE_P(Device, CliSegmentedHostMemory, ::testing::Values("cpu"
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 
 TEST_P(CliSegmentedHostMemory, TheOffsetsCountInTheHostMemoryCheck) {
-  const std::vector<std::string> args = union_of_empty_segments(std::size_t(12) << 20);
+  const std::vector<std::string> args = union_of_empty_segments(std::size_t(12) << 20, false);
   how h;
   h.shell = "ulimit -v 250000;";  // 244 MiB of address space; the offsets need 288 MiB
   const std::vector<std::string> before = files();
@@ -477,12 +477,14 @@ INSTANTIATE_TEST_SUITE_P(Device, CliSegmentedGpuMemory, ::testing::Values("gpu")
                          [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
 
 TEST_P(CliSegmentedGpuMemory, TheOffsetsCountInTheGpuMemoryCheck) {
-  const std::vector<std::string> args = union_of_empty_segments(std::size_t(24) << 20);
-  const gpu_memory_hold hold(std::size_t(512) << 20);  // the offsets need 576 MiB on the GPU
+  // 2 GiB left free: the command's CUDA context fits (512 MiB did not on an H200), and its
+  // offsets, 2.25 GiB on the GPU, do not.
+  const std::vector<std::string> args = union_of_empty_segments(std::size_t(96) << 20, true);
+  const gpu_memory_hold hold(std::size_t(2) << 30);
   // "GPU N has X free": the check before any upload refused it, not an allocation.
   expect_failure(args, 1, "not enough GPU memory: GPU ");
   expect_failure(args, 1,
-                 "the inputs (0.00 GiB), the segment offsets (0.56 GiB) and the output (0.00 GiB, at most) must fit "
+                 "the inputs (0.00 GiB), the segment offsets (2.25 GiB) and the output (0.00 GiB, at most) must fit "
                  "on the GPU");
 }
 
