@@ -90,4 +90,11 @@ std::uint64_t available_host_memory() {
   return left;
 }
 
+std::uint64_t available_address_space() {
+  std::istringstream statm(read_text("/proc/self/statm"));
+  std::uint64_t mapped_pages = 0;
+  statm >> mapped_pages;
+  return rlimit_left(RLIMIT_AS, mapped_pages * std::uint64_t(sysconf(_SC_PAGESIZE)));
+}
+
 }  // namespace corank::cli

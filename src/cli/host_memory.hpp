@@ -12,4 +12,8 @@ namespace corank::cli {
 // UINT64_MAX where none of them is known.
 std::uint64_t available_host_memory();
 
+// What RLIMIT_AS leaves of the address space (mapped files count there, not in RAM);
+// UINT64_MAX where there is no limit.
+std::uint64_t available_address_space();
+
 }  // namespace corank::cli

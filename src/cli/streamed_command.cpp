@@ -36,7 +36,11 @@ void check_sorted_mapped(const mapped_npy& a, const mapped_npy& b) {
 
 bool should_stream(const npy_options& options, bool on_gpu, double input_bytes, double output_bytes) {
   if (options.gpu_memory != 0) return true;
-  if (input_bytes + output_bytes > double(available_host_memory())) return true;
+  // Mapped inputs need no RAM, but do need address space (ulimit -v), as do a few chunks' buffers.
+  const double buffers = double(std::uint64_t(1) << 30);
+  if (input_bytes + output_bytes > double(available_host_memory()) &&
+      input_bytes + buffers <= double(available_address_space()))
+    return true;
   return on_gpu && input_bytes + output_bytes > double(describe_gpu().free_bytes) / 16 * 15;
 }
 
@@ -56,7 +60,7 @@ int run_streamed_command(const streamed_command& command) {
   const std::size_t value_bytes = with_values ? dtype_size(a_values->type()) : 0;
   const bool gpu = command.on_gpu && gpu_streams(a.type(), value_bytes);
   if (command.on_gpu && !gpu) {
-    fmt::print(command.report,
+    fmt::print(stderr,
                "note: the GPU streams int32, int64, float32 and float64 keys with values of 4 or 8 bytes; {} keys{} "
                "stream on the CPU backend\n",
                dtype_name(a.type()), with_values ? fmt::format(" with {} values", dtype_name(a_values->type())) : "");

@@ -244,7 +244,7 @@ TEST_P(CliSafety, OptionsTakeValuesAfterEqualsFlagsDoNotAndUnknownOnesAreListed)
   expect_failure({"merge", p("a.npy"), p("b.npy"), "--count=yes"}, 2, "--count takes no value");
   expect_failure({"merge", p("a.npy"), p("b.npy"), "-o", p("new.npy"), "--forse"}, 2,
                  "unknown option '--forse'; the options are -o/--output, --values, --values-out, --segments, "
-                 "--segments-out, --count, --device, --threads, --no-check, --force, -h/--help");
+                 "--segments-out, --count, --device, --threads, --gpu-memory, --no-check, --force, -h/--help");
 
   const result r = run({"merge", p("a.npy"), p("b.npy"), "--output=" + p("new.npy"), "--device=cpu"}, false);
   ASSERT_EQ(r.status, 0) << r.err;
