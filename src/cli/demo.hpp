@@ -50,11 +50,18 @@ struct demo_run {
   std::vector<Key> output;  // corank's merge of A and B
 };
 
+// The backends' columns on the host: A then B, n keys each, one thread per column, and room
+// for the output.
+template <class Key>
+void generate_columns_on_host(demo_run<Key>& run, index_t n, std::uint64_t seed);
+
 template <class Key>
 demo_run<Key> run_demo_on_gpu(const demo_options& options);
 template <class Key>
 demo_run<Key> run_demo_on_cpu(const demo_options& options);
 
+extern template void generate_columns_on_host<std::int32_t>(demo_run<std::int32_t>&, index_t, std::uint64_t);
+extern template void generate_columns_on_host<std::int64_t>(demo_run<std::int64_t>&, index_t, std::uint64_t);
 extern template demo_run<std::int32_t> run_demo_on_gpu<std::int32_t>(const demo_options&);
 extern template demo_run<std::int64_t> run_demo_on_gpu<std::int64_t>(const demo_options&);
 extern template demo_run<std::int32_t> run_demo_on_cpu<std::int32_t>(const demo_options&);

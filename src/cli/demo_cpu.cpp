@@ -48,6 +48,21 @@ double median_ms(int runs, Work work) {
 }  // namespace
 
 template <class Key>
+void generate_columns_on_host(demo_run<Key>& run, index_t n, std::uint64_t seed) {
+  fmt::print("generating the columns on the CPU (seed {})\n", seed);
+  std::fflush(stdout);
+  run.input.resize(std::size_t(2 * n));
+  run.output.resize(std::size_t(2 * n));
+  Key* a = run.input.data();
+  std::thread second([&] { generate_column_on_host(a + n, n, column_seed(seed, 1)); });
+  generate_column_on_host(a, n, column_seed(seed, 0));
+  second.join();
+}
+
+template void generate_columns_on_host<std::int32_t>(demo_run<std::int32_t>&, index_t, std::uint64_t);
+template void generate_columns_on_host<std::int64_t>(demo_run<std::int64_t>&, index_t, std::uint64_t);
+
+template <class Key>
 demo_run<Key> run_demo_on_cpu(const demo_options& options) {
   const index_t n = options.keys_per_column;
   const unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -63,15 +78,9 @@ demo_run<Key> run_demo_on_cpu(const demo_options& options) {
       "time: median of {} runs after 1 warm-up (std::chrono); GB/s counts inputs read + output written; "
       "% of copy is against {} of the same bytes",
       options.runs, run.copy.operation);
-  fmt::print("generating the columns on the CPU (seed {})\n", options.seed);
-  std::fflush(stdout);
-  run.input.resize(std::size_t(2 * n));
-  run.output.resize(std::size_t(2 * n));
+  generate_columns_on_host(run, n, options.seed);
   Key* a = run.input.data();
   Key* b = a + n;
-  std::thread second([&] { generate_column_on_host(b, n, column_seed(options.seed, 1)); });
-  generate_column_on_host(a, n, column_seed(options.seed, 0));
-  second.join();
 
   run.copy.median_ms =
       median_ms(options.runs, [&] { parallel_copy(run.output.data(), run.input.data(), bytes, copy_threads); });

@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 #include <cstdio>
 #include <vector>
 
@@ -190,15 +189,9 @@ demo_run<Key> run_streamed_demo(const demo_options& options, const std::string& 
   const index_t n = options.keys_per_column;
   const std::size_t bytes = std::size_t(2 * n) * sizeof(Key);
   demo_run<Key> run;
-  fmt::print("generating the columns on the CPU (seed {})\n", options.seed);
-  std::fflush(stdout);
-  run.input.resize(std::size_t(2 * n));
-  run.output.resize(std::size_t(2 * n));
+  generate_columns_on_host(run, n, options.seed);
   Key* a = run.input.data();
   Key* b = a + n;
-  std::thread second([&] { generate_column_on_host(b, n, column_seed(options.seed, 1)); });
-  generate_column_on_host(a, n, column_seed(options.seed, 0));
-  second.join();
   std::fill(run.output.begin(), run.output.end(), Key(0));  // faults the pages in before pinning
   const pinned_registration pinned_input(run.input.data(), bytes), pinned_output(run.output.data(), bytes);
   const bool pinned = pinned_input.pinned() && pinned_output.pinned();
