@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Plots a benchmark's JSON (corank_merge_bench, corank_set_ops_bench or corank_sort_bench
 --json FILE) as a PNG: GB/s against elements per input, one line per implementation, one
-panel per operation, key type and input shape. Needs matplotlib (pip install matplotlib).
+panel per operation, key type and input shape. corank_segmented_bench's JSON becomes bars of
+% of copy per segment-length mix (one panel per operation and size), and
+corank_streamed_bench's bars of % of the bound per operation (one panel per memory kind, key
+type and size). Needs matplotlib (pip install matplotlib).
 
     bench/plot.py bench/results/h100-merge.json bench/results/h100-merge.png
 """
@@ -110,6 +113,64 @@ def plot(data, out_path, title):
         sys.exit(f"plot.py: cannot write {out_path}: {e}")
 
 
+def bar_panels(panels, out_path, title, ylabel, limit):
+    """panels: {panel title: {group label: {series: value}}} as grouped bars, one panel each."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = sorted(panels)
+    columns = min(3, len(names))
+    rows = math.ceil(len(names) / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(5.5 * columns, 3.6 * rows), squeeze=False)
+    for ax, name in zip(axes.flat, names):
+        groups = list(panels[name])
+        series = sorted({s for g in groups for s in panels[name][g]})
+        width = 0.8 / max(1, len(series))
+        for k, s in enumerate(series):
+            xs = [i + k * width for i in range(len(groups))]
+            ax.bar(xs, [panels[name][g].get(s, 0) for g in groups], width, label=s,
+                   color=STYLES.get(s, {}).get("color"))
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))])
+        ax.set_xticklabels(groups, fontsize=8)
+        ax.set_title(name, fontsize=9)
+        ax.set_ylabel(ylabel, fontsize=8)
+        ax.axhline(limit, color="black", linestyle=":", linewidth=0.8)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(names):]:
+        ax.axis("off")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    try:
+        fig.savefig(out_path, dpi=110)
+    except OSError as e:
+        sys.exit(f"plot.py: cannot write {out_path}: {e}")
+
+
+def plot_segmented(data, out_path, title):
+    panels = defaultdict(lambda: defaultdict(dict))
+    for r in data["results"]:
+        if r["impl"] == "copy":
+            continue
+        name = f"{r['op']}, 2^{r['log2_elements']} elements"
+        panels[name][r["shape"]][r["impl"]] = r["percent_of_copy"]
+    bar_panels(panels, out_path, title or f"corank_segmented_bench: {data['device']}, {data['date']}",
+               "% of a device-to-device copy", 100)
+
+
+def plot_streamed(data, out_path, title):
+    panels = defaultdict(lambda: defaultdict(dict))
+    for r in data["results"]:
+        if "memory" not in r or r.get("chunk", 0) != 0:
+            continue
+        name = f"{r['memory']}, {r['type']}, 2^{r['log']} per input"
+        short = {"set_union": "union", "set_intersection": "intersect", "set_difference": "diff",
+                 "set_symmetric_difference": "symdiff", "set_intersection_count": "count"}
+        panels[name][short.get(r["operation"], r["operation"])]["streamed"] = 100 * r["of_bound"]
+    bar_panels(panels, out_path, title or f"corank_streamed_bench: {data['device']}, {data['date']}",
+               "% of the copy bound", 100)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("json", help="the benchmark's --json output")
@@ -121,7 +182,13 @@ def main():
             data = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"plot.py: cannot read {args.json}: {e}")
-    plot(data, args.png, args.title)
+    results = data.get("results", []) if isinstance(data, dict) else []
+    if results and "shape" in results[0] and "segments" in results[0]:
+        plot_segmented(data, args.png, args.title)
+    elif any("memory" in r for r in results):
+        plot_streamed(data, args.png, args.title)
+    else:
+        plot(data, args.png, args.title)
 
 
 if __name__ == "__main__":
