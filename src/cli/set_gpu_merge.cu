@@ -3,8 +3,10 @@
 // float keys (nan_last_less) and uint32 payloads compile here.
 
 #include "set_gpu_ops.hpp"
+#include "streamed_gpu_ops.hpp"
 
 #include <corank/merge.cuh>
+#include <corank/streamed.cuh>
 
 namespace corank::cli {
 
@@ -15,6 +17,11 @@ index_t run_gpu_merge(const operation_operands& o, cudaStream_t stream) {
   const operation_runners runners{[](auto... x) { return corank::merge(x...); },
                                   [](auto... x) { return corank::merge_by_key(x...); }, count};
   return run_operation(gpu_key_types{}, gpu_value_payloads{}, runners, o, stream);
+}
+
+// The streamed form, here so that it shares the kernels above (the same arguments' types).
+index_t run_gpu_streamed_merge(const streamed_job& job, const streamed_options& options) {
+  return run_gpu_streamed(corank::streamed_merge, corank::streamed_merge_by_key, streamed_merge_size, job, options);
 }
 
 }  // namespace corank::cli

@@ -1,14 +1,21 @@
 // corank set_union on the GPU, for the device key types (nothing of it is pre-compiled in the library).
 
 #include "set_gpu_ops.hpp"
+#include "streamed_gpu_ops.hpp"
 
 #include <corank/set_operations.cuh>
+#include <corank/streamed.cuh>
 
 namespace corank::cli {
 
 index_t run_gpu_union(const operation_operands& o, cudaStream_t stream) {
   const operation_runners runners{corank::set_union, corank::set_union_by_key, corank::set_union_count};
   return run_operation(gpu_key_types{}, gpu_value_payloads{}, runners, o, stream);
+}
+
+// The streamed form, here so that it shares the kernels above (the same arguments' types).
+index_t run_gpu_streamed_union(const streamed_job& job, const streamed_options& options) {
+  return run_gpu_streamed(corank::streamed_set_union, corank::streamed_set_union_by_key, corank::streamed_set_union_count, job, options);
 }
 
 }  // namespace corank::cli

@@ -1,5 +1,5 @@
-// The streamed set commands through the GPU: corank::streamed_* (streamed_gpu_*.cu, one
-// operation each) with the job's budget, each chunk's output written as it comes back.
+// The streamed set commands through the GPU: corank::streamed_* (run_gpu_streamed_<op> in
+// set_gpu_<op>.cu) with the job's budget, each chunk's output written as it comes back.
 
 #include "streamed_gpu_ops.hpp"
 

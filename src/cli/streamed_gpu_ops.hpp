@@ -1,7 +1,8 @@
 #pragma once
-// The streamed set commands' GPU runs, one operation per source file (streamed_gpu_merge.cu,
-// ...), so that their instantiations (4 key types x keys, two value payloads and count)
-// compile in parallel. Each runs corank::streamed_* through run_operation.
+// The streamed set commands' GPU runs, one operation per source file: each lives in the
+// operation's set_gpu_<op>.cu, whose in-memory form launches the same kernels with the same
+// argument types, so that they compile once. Each runs corank::streamed_* through
+// run_operation.
 
 #include "set_gpu_ops.hpp"
 #include "streamed_job.hpp"
