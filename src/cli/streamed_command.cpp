@@ -12,21 +12,42 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
+#include <thread>
+#include <vector>
 
 namespace corank::cli {
 namespace {
 
-// Each input sorted, on the mapped data (one pass on the calling thread, as the host
-// check): throws input_error naming the file and the index.
-void check_sorted_mapped(const mapped_npy& a, const mapped_npy& b) {
+// The first i in [1, n) with comp(keys[i], keys[i - 1]), or n: equal pieces searched on
+// `threads` threads (each piece also compares its first key with the one before it), the
+// first break of the first piece that has one. A mapped file larger than memory is read at
+// the disk's rate by several threads, not one core's.
+template <class Key, class Compare>
+index_t find_unsorted_on_threads(const Key* keys, index_t n, Compare comp, unsigned threads) {
+  const index_t pieces = std::max<index_t>(1, std::min<index_t>(threads, n / (index_t(1) << 20)));
+  std::vector<index_t> first(std::size_t(pieces), n);
+  auto search = [&](index_t p) {
+    const index_t begin = std::max<index_t>(0, n / pieces * p - 1), end = p + 1 == pieces ? n : n / pieces * (p + 1);
+    const index_t i = begin + corank::host::find_unsorted(keys + begin, keys + end, comp);
+    first[std::size_t(p)] = i == end ? n : i;
+  };
+  std::vector<std::thread> team;
+  for (index_t p = 1; p < pieces; ++p) team.emplace_back(search, p);
+  search(0);
+  for (std::thread& t : team) t.join();
+  return *std::min_element(first.begin(), first.end());
+}
+
+// Each input sorted, on the mapped data: throws input_error naming the file and the index.
+void check_sorted_mapped(const mapped_npy& a, const mapped_npy& b, unsigned threads) {
   visit_key_and_payload(all_key_types{}, all_value_payloads{}, a.type(), 0, [&](auto key_tag, auto) {
     using Key = typename decltype(key_tag)::type;
-    const key_order<Key> comp{};
     for (const mapped_npy* x : {&a, &b}) {
-      const Key* keys = static_cast<const Key*>(x->data());
-      const index_t i = corank::host::find_unsorted(keys, keys + x->size(), comp);
+      const index_t i = find_unsorted_on_threads(static_cast<const Key*>(x->data()), x->size(), key_order<Key>{},
+                                                 threads);
       if (i != x->size()) throw input_error(unsorted_message(x->path(), x->type(), x->data(), i));
     }
   });
@@ -54,7 +75,9 @@ int run_streamed_command(const streamed_command& command) {
     a_values = std::make_unique<mapped_npy>(options.values[0]);
     b_values = std::make_unique<mapped_npy>(options.values[1]);
   }
-  if (options.check) check_sorted_mapped(a, b);
+  if (options.check) {
+    check_sorted_mapped(a, b, options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+  }
   const double check_ms = options.check ? ms_since(start) : -1;
 
   const std::size_t value_bytes = with_values ? dtype_size(a_values->type()) : 0;

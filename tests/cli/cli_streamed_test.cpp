@@ -4,7 +4,8 @@
 // std::set_* and against the command's in-memory path; outputs to standard output (the set
 // operations count first); the dtypes the GPU does not stream (run on the CPU backend, with a
 // note); and the failures: a stream as input, a full disk midway (nothing left behind), an
-// unsorted input, --gpu-memory with --segments or three inputs.
+// unsorted input (also a break on a piece boundary of the threaded check), --gpu-memory with
+// --segments or three inputs.
 //
 // Device/CliStreamed.../cpu (label cpu: the CPU backend stands in for the GPU) and .../gpu
 // (label gpu, skipped visibly without a GPU). The seed is printed first ("corank test seed:
@@ -129,6 +130,20 @@ TEST_P(CliStreamed, RefusalsNameTheProblemAndWriteNothing) {
   expect_failure({"merge", p("a.npy"), p("b.npy"), p("a.npy"), "-o", p("out.npy"), "--gpu-memory", "1M"}, 2,
                  "a merge of three inputs or more is not streamed");
   expect_failure({"merge", p("a.npy"), p("b.npy"), "-o", p("out.npy"), "--gpu-memory", "0"}, 2, "--gpu-memory");
+}
+
+TEST_P(CliStreamed, AnUnsortedStretchFarIntoALargeInputIsFoundByTheThreadedCheck) {
+  // 6 * 2^20 keys on 4 threads: pieces of 1572864. The first break is the first key of the
+  // third piece (found only by comparing it with the second piece's last), a later one
+  // inside the fourth.
+  std::vector<int32_t> big(std::size_t(6) << 20);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = int32_t(i);
+  big[3145728] = 5;
+  big[5000000] = 9;
+  write_npy(path("big.npy"), big);
+  write_npy(path("small.npy"), std::vector<int32_t>{1, 2});
+  expect_failure({"merge", p("small.npy"), p("big.npy"), "-o", p("out.npy"), "--gpu-memory", "16M", "--threads", "4"}, 2,
+                 "big.npy is not sorted: element 3145728 (5) is less than element 3145727 (3145727)");
 }
 
 }  // namespace
