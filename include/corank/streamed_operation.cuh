@@ -21,8 +21,9 @@
 //   Ops that see run starts (op.hpp) are refused at compile time. An input or output that
 //   starts in pinned memory lies in it entirely.
 // - Memory: options.gpu_memory bytes of device memory (0: what is free, less 1/16 and at
-//   least 256 MiB); the chunk is what three chunks' inputs, outputs and temporary storage in
-//   that budget allow, at most options.chunk (0: streamed_options::default_chunk) path steps.
+//   least 256 MiB); the chunk is options.chunk path steps if set (refused if three chunks'
+//   inputs, outputs and temporary storage do not fit that budget), else the largest that
+//   fits, at most streamed_options::default_chunk and m + n.
 //   Pageable inputs and outputs move through pinned buffers of three chunks each, copied by
 //   options.threads threads (0: every hardware thread) and kept for the next call (memory.hpp);
 //   pinned ones are copied directly.
@@ -31,7 +32,7 @@
 // - Errors, thrown, `name` saying who failed, before anything is allocated: corank::cuda_error
 //   (code cudaErrorInvalidValue) for host/operation.hpp's argument problems and a negative
 //   chunk; corank::out_of_memory when the budget cannot hold three chunks of options.chunk
-//   steps (or of one step). Then out_of_memory when the buffers cannot be allocated,
+//   steps (or, without it, of one step). Then out_of_memory when the buffers cannot be allocated,
 //   cuda_error for any CUDA error. An exception of the sink or of options.progress stops the
 //   call and reaches the caller, with the chunks before it delivered; every copy and kernel
 //   of the call has ended when any exception leaves it.
