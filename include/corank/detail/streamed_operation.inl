@@ -288,9 +288,23 @@ index_t run_streamed(const char* context, const Op& op, const Key* a_first, cons
     CORANK_TRY(cudaEventRecord(s.computed, compute_stream), context);
   };
 
+  // Where chunk c's output lands on the host: the caller's array where that is pinned (copied
+  // into directly), else the slot's pinned buffer (copied on from there by `deliver`).
+  auto host_keys = [&](const streamed_slot& s) -> Key* {
+    if constexpr (to_array) {
+      if (!stage_out) return output.keys + s.offset;
+    }
+    return keys_in(s.staged_out);
+  };
+  auto host_values = [&](const streamed_slot& s) -> Value* {
+    if constexpr (to_array && with_values) {
+      if (!stage_out) return output.values + s.offset;
+    }
+    return values_in(s.staged_out);
+  };
+
   index_t written = 0;
-  // Chunk c's output size, and its output copied back: into the caller's array where that is
-  // pinned, else into the slot's pinned buffer.
+  // Chunk c's output size, and its output copied back.
   auto send_back = [&](index_t c) {
     streamed_slot& s = slots[c % streamed_slots];
     if constexpr (Op::output_size_is_input_size) {
@@ -303,24 +317,12 @@ index_t run_streamed(const char* context, const Op& op, const Key* a_first, cons
     written += s.count;
     if constexpr (writes) {
       if (s.count == 0) return;
-      char* to = s.staged_out;
-      if constexpr (to_array) {
-        if (!stage_out) to = nullptr;
-      }
-      Key* keys_to = to != nullptr ? keys_in(to) : nullptr;
-      Value* values_to = to != nullptr ? values_in(to) : nullptr;
-      if constexpr (to_array) {
-        if (to == nullptr) {
-          keys_to = output.keys + s.offset;
-          if constexpr (with_values) values_to = output.values + s.offset;
-        }
-      }
       CORANK_TRY(cudaStreamWaitEvent(out_stream, s.computed, 0), context);
-      CORANK_TRY(cudaMemcpyAsync(keys_to, keys_in(s.device_out), std::size_t(s.count) * sizeof(Key), cudaMemcpyDefault,
-                                 out_stream),
+      CORANK_TRY(cudaMemcpyAsync(host_keys(s), keys_in(s.device_out), std::size_t(s.count) * sizeof(Key),
+                                 cudaMemcpyDefault, out_stream),
                  context);
       if constexpr (with_values) {
-        CORANK_TRY(cudaMemcpyAsync(values_to, values_in(s.device_out), std::size_t(s.count) * sizeof(Value),
+        CORANK_TRY(cudaMemcpyAsync(host_values(s), values_in(s.device_out), std::size_t(s.count) * sizeof(Value),
                                    cudaMemcpyDefault, out_stream),
                    context);
       }
@@ -336,20 +338,16 @@ index_t run_streamed(const char* context, const Op& op, const Key* a_first, cons
         CORANK_TRY(cudaEventSynchronize(s.outputs_copied), context);
         if constexpr (to_array) {
           if (stage_out) {
-            std::vector<copy_job> jobs{{output.keys + s.offset, s.staged_out, std::size_t(s.count) * sizeof(Key)}};
+            std::vector<copy_job> jobs{{output.keys + s.offset, host_keys(s), std::size_t(s.count) * sizeof(Key)}};
             if constexpr (with_values) {
-              jobs.push_back({output.values + s.offset, values_in(s.staged_out), std::size_t(s.count) * sizeof(Value)});
+              jobs.push_back({output.values + s.offset, host_values(s), std::size_t(s.count) * sizeof(Value)});
             }
             team.copy(jobs);
           }
+        } else if constexpr (with_values) {
+          output.sink(static_cast<const Key*>(host_keys(s)), static_cast<const Value*>(host_values(s)), s.count);
         } else {
-          const Key* keys = keys_in(s.staged_out);
-          if constexpr (with_values) {
-            const Value* values = values_in(s.staged_out);
-            output.sink(keys, values, s.count);
-          } else {
-            output.sink(keys, s.count);
-          }
+          output.sink(static_cast<const Key*>(host_keys(s)), s.count);
         }
       }
     }
