@@ -113,6 +113,12 @@ void visit_key_and_payload(key_types<Keys...>, value_payloads<Payloads...>, dtyp
   ((key_type == dtype_of<Keys>() ? void(for_key(type_tag<Keys>{})) : void()), ...);
 }
 
+// Whether a backend compiles for keys of `key_type` and values of `value_bytes` (0: keys only).
+template <class... Keys, class... Payloads>
+bool compiles_for(key_types<Keys...>, value_payloads<Payloads...>, dtype key_type, std::size_t value_bytes) {
+  return ((key_type == dtype_of<Keys>()) || ...) && (value_bytes == 0 || ((value_bytes == sizeof(Payloads)) || ...));
+}
+
 // Runs the operation; returns the output size. o.key_type must be one of Keys, and
 // o.value_bytes the size of one of Payloads.
 template <class... Keys, class... Payloads, class Runners, class Extra>

@@ -5,6 +5,7 @@
 #include "mapped_npy.hpp"
 #include "progress.hpp"
 #include "set_dispatch.hpp"
+#include "streamed_gpu_ops.hpp"
 #include "streamed_job.hpp"
 
 #include <corank/error.hpp>

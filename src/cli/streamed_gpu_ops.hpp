@@ -9,6 +9,12 @@
 
 namespace corank::cli {
 
+// The GPU streams the dtypes the in-memory GPU forms compile for, unmapped (streamed keys
+// go to the device as they are); others stream on the CPU backend.
+inline bool gpu_streams(dtype key_type, std::size_t value_bytes) {
+  return compiles_for(gpu_key_types{}, gpu_value_payloads{}, key_type, value_bytes);
+}
+
 template <class Keys, class ByKey, class Count>
 index_t run_gpu_streamed(Keys keys, ByKey by_key, Count count, const streamed_job& job,
                          const streamed_options& options) {

@@ -46,14 +46,6 @@ struct streamed_job {
   }
 };
 
-// The GPU runs keys of these dtypes with values of 4 or 8 bytes (or none); others stream on
-// the CPU backend.
-inline bool gpu_streams(dtype key_type, std::size_t value_bytes) {
-  const bool key = key_type == dtype::int32 || key_type == dtype::int64 || key_type == dtype::float32 ||
-                   key_type == dtype::float64;
-  return key && (value_bytes == 0 || value_bytes == 4 || value_bytes == 8);
-}
-
 // What run_operation subtracts the output pointer from: the streamed forms return a count.
 struct streamed_end {
   index_t count;
