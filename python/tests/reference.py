@@ -1,6 +1,6 @@
 """Pure-Python references: the multiset set operations by std::set_union's rules (which
-copies, whose values), the distinct (NumPy-style) ones, and the inputs of every shape the
-tests run."""
+copies, whose values), the distinct (NumPy-style) ones, the two paths' splits (co_rank.hpp,
+balanced_path.hpp), and the inputs of every shape the tests run."""
 
 import math
 
@@ -86,6 +86,73 @@ def set_operation(op, a, b, va=None, vb=None, paired=False):
     if va is None:
         return pick(a, b)
     return pick(a, b), pick(va, vb)
+
+
+def merge_path_splits(a, b):
+    """The merge path's split i of every diagonal k = 0 .. len(a) + len(b): how many of a's
+    elements the first k of the stable merge (a first on ties) hold."""
+    order = np.argsort(np.concatenate([a, b]), kind="stable")  # NaNs last, as corank orders
+    return np.concatenate([[0], np.cumsum(order < len(a))])
+
+
+def _less(x, y):
+    return _key(x) < _key(y)
+
+
+def _lower_bound(x, low, high, key):
+    while low < high:
+        mid = (low + high) // 2
+        low, high = (mid + 1, high) if _less(x[mid], key) else (low, mid)
+    return low
+
+
+def _upper_bound(x, low, high, key):
+    while low < high:
+        mid = (low + high) // 2
+        low, high = (low, mid) if _less(key, x[mid]) else (mid + 1, high)
+    return low
+
+
+def _run_start(x, low, high, key):
+    step = 1
+    while high > low:
+        probe = high - step if high - low > step else low
+        if _less(x[probe], key):
+            return _lower_bound(x, probe + 1, high, key)
+        high, step = probe, step * 2
+    return low
+
+
+def _run_end(x, low, high, key):
+    step = 1
+    while low < high:
+        probe = low + step - 1 if high - low > step else high - 1
+        if _less(key, x[probe]):
+            return _upper_bound(x, low, probe, key)
+        low, step = probe + 1, step * 2
+    return high
+
+
+def balanced_path_split(k, i, a, b):
+    """include/corank/balanced_path.hpp's balanced_split_from, line by line: the balanced
+    path's split of diagonal k from the merge path's split i there."""
+    m, n, j = len(a), len(b), k - i
+    if i == m and j == n:
+        return i, j
+    next_from_a = i < m and (j >= n or not _less(b[j], a[i]))
+    key = a[i] if next_from_a else b[j]
+    a_run, b_run = _run_start(a, 0, i, key), _run_start(b, 0, j, key)
+    before = (i - a_run) + (j - b_run)
+    if before == 0:
+        return i, j
+    a_copies = _run_end(a, i, m if m - a_run < before else a_run + before, key) - a_run
+    b_copies = _run_end(b, j, n if n - b_run < before else b_run + before, key) - b_run
+    half = (before + 1) // 2
+    a_take = min(a_copies, max(half, before - b_copies))
+    b_take = before - a_take
+    if a_take == b_take + 1 and b_take < b_copies:
+        a_take -= 1
+    return a_run + a_take, b_run + b_take
 
 
 def same(x, y):

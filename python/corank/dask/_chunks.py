@@ -1,0 +1,212 @@
+"""What the distributed co-rank reads of Dask arrays, each read one small compute: every
+chunk's kind, size and boundary keys (with the sortedness checks), the elements at given
+positions, and counts of elements before given keys in given chunks. Chunks are NumPy (CPU
+workers) or CuPy (GPU workers); only small NumPy arrays come back."""
+
+import operator
+
+import numpy as np
+from dask.base import compute, tokenize
+from dask.delayed import Delayed
+from dask.highlevelgraph import HighLevelGraph
+
+import corank
+
+from ._co_rank import Side, less
+
+KINDS = {"numpy": "NumPy", "cupy": "CuPy"}
+
+
+def kind_of(x):
+    """'numpy', 'cupy', or the type's full name for anything else."""
+    module = type(x).__module__.split(".")[0]
+    return module if module in KINDS else f"{type(x).__module__}.{type(x).__qualname__}"
+
+
+def to_host(x):
+    return x.get() if kind_of(x) == "cupy" else np.asarray(x)
+
+
+def _module(x):
+    if kind_of(x) == "cupy":
+        import cupy
+        return cupy
+    return np
+
+
+def _summary(chunk, keys, check_inside):
+    """A chunk's kind and size; for keys also its first and last key and, with check_inside,
+    where it stops being sorted (its size where it does not)."""
+    kind, size = kind_of(chunk), len(chunk)
+    if not keys or kind not in KINDS:
+        return kind, size, None, size
+    ends = to_host(chunk[[0, size - 1]]) if size else None
+    unsorted = corank.find_unsorted(chunk, copy=True) if check_inside and size > 1 else size
+    return kind, size, ends, unsorted
+
+
+def _take(chunk, local):
+    xp = _module(chunk)
+    return to_host(chunk[xp.asarray(local)])
+
+
+def _search(chunk, keys, right):
+    """Per key, the chunk's elements before it (right False) or not after it (right True)."""
+    xp = _module(chunk)
+    keys = xp.asarray(keys)
+    before = to_host(xp.searchsorted(chunk, keys, side="left"))
+    not_after = to_host(xp.searchsorted(chunk, keys, side="right"))
+    return np.where(right, not_after, before).astype(np.int64)
+
+
+def _run(name, tasks, arrays):
+    """Computes {key: task} over the chunks of `arrays` in one compute; results in key order."""
+    if not tasks:
+        return []
+    graph = HighLevelGraph.from_collections(name, dict(tasks), dependencies=arrays)
+    return list(compute(*[Delayed(key, graph, layer=name) for key in tasks]))
+
+
+class Input:
+    """One Dask array of a call: its name in errors, its blocks' global offsets, and (keys) the
+    Side the co-rank search starts from."""
+
+    def __init__(self, array, what, keys):
+        self.array, self.what, self.keys = array, what, keys
+        self.kind = None
+        self.offsets = None  # int64, blocks + 1
+        self.side = None
+
+    @property
+    def size(self):
+        return int(self.offsets[-1])
+
+
+def describe(name, inputs, check_sorted, assume_sorted):
+    """Fills each Input's kind, offsets and Side from one compute over all their chunks, and
+    raises ValueError (TypeError for chunk types) for mixed kinds and, unless assume_sorted,
+    keys out of order across chunks (inside chunks too with check_sorted)."""
+    token = tokenize(*[x.array.name for x in inputs], check_sorted)
+    layer = f"corank-chunks-{token}"
+    tasks = {}
+    for number, x in enumerate(inputs):
+        for block in range(x.array.numblocks[0]):
+            tasks[(layer, number, block)] = (_summary, (x.array.name, block), x.keys, check_sorted)
+    results = iter(_run(layer, tasks, [x.array for x in inputs]))
+    first_kind = None
+    for x in inputs:
+        summaries = [next(results) for _ in range(x.array.numblocks[0])]
+        for block, (kind, _, _, _) in enumerate(summaries):
+            if kind not in KINDS:
+                raise TypeError(f"{name}: `{x.what}` has chunks of type {kind} (chunk {block}); corank.dask takes "
+                                "NumPy and CuPy chunks")
+        kinds = {kind: block for block, (kind, _, _, _) in reversed(list(enumerate(summaries)))}
+        if len(kinds) > 1:
+            (k0, b0), (k1, b1) = sorted(kinds.items(), key=lambda item: item[1])[:2]
+            raise ValueError(f"{name}: `{x.what}` has {KINDS[k0]} and {KINDS[k1]} chunks (chunk {b0} is {KINDS[k0]}, "
+                             f"chunk {b1} {KINDS[k1]}); all chunks of a call must be of one kind")
+        x.kind = summaries[0][0] if summaries else "numpy"
+        if first_kind is None:
+            first_kind = x
+        elif x.kind != first_kind.kind:
+            raise ValueError(f"{name}: `{first_kind.what}` has {KINDS[first_kind.kind]} chunks and `{x.what}` "
+                             f"{KINDS[x.kind]} chunks; all chunks of a call must be of one kind (NumPy: CPU threads, "
+                             "CuPy: the workers' GPUs)")
+        sizes = np.array([s[1] for s in summaries], dtype=np.int64)
+        x.offsets = np.concatenate([[0], np.cumsum(sizes)])
+        if x.keys:
+            ends = [s[2] for s in summaries if s[1] > 0]
+            dtype = x.array.dtype
+            x.side = Side.of(sizes, [e[0] for e in ends], [e[1] for e in ends], dtype)
+            if not assume_sorted:
+                _check_sorted(name, x, summaries)
+    return inputs
+
+
+def _check_sorted(name, x, summaries):
+    """Inside chunks (where checked), then across: each nonempty chunk's first key not before
+    the last key of the nonempty chunk before it."""
+    for block, (_, size, _, unsorted) in enumerate(summaries):
+        if unsorted < size:
+            at = int(x.offsets[block]) + unsorted
+            raise ValueError(f"{name}: `{x.what}` is not sorted: {x.what}[{at}] comes before {x.what}[{at - 1}] "
+                             f"(in chunk {block})")
+    side = x.side
+    breaks = np.flatnonzero(less(side.first[1:], side.last[:-1]))
+    if breaks.size:
+        blocks = np.flatnonzero(np.diff(x.offsets) > 0)
+        c = breaks[0] + 1
+        raise ValueError(f"{name}: `{x.what}` is not sorted across chunks: {x.what}[{side.starts[c]}], the first "
+                         f"element of chunk {blocks[c]}, comes before {x.what}[{side.ends[c - 1] - 1}], the last of "
+                         f"chunk {blocks[c - 1]}")
+
+
+class Reader:
+    """The co-rank search's two callbacks (fetch, count) over the chunks of keys a and b, each
+    call one compute; `rounds` counts them."""
+
+    def __init__(self, a, b):
+        self.inputs = (a, b)
+        self.rounds = 0
+
+    def _blocks(self, x):
+        return np.flatnonzero(np.diff(x.offsets) > 0)  # block of each nonempty chunk
+
+    def fetch(self, pa, pb):
+        """The elements at sorted global positions pa of a and pb of b."""
+        self.rounds += 1
+        layer = f"corank-fetch-{tokenize(self.inputs[0].array.name, self.inputs[1].array.name, pa, pb)}"
+        tasks, counts = {}, []
+        for number, (x, positions) in enumerate(zip(self.inputs, (pa, pb))):
+            chunks, starts = np.unique(x.side.chunk_of(positions), return_index=True)  # sorted: one run each
+            blocks = self._blocks(x)
+            for c, local in zip(chunks, np.split(positions, starts[1:])):
+                tasks[(layer, number, int(c))] = (_take, (x.array.name, int(blocks[c])), local - x.side.starts[c])
+            counts.append(len(chunks))
+        results = _run(layer, tasks, [x.array for x in self.inputs])
+        out = []
+        for number, x in enumerate(self.inputs):
+            got, results = results[:counts[number]], results[counts[number]:]
+            out.append(np.concatenate(got) if got else np.zeros(0, dtype=x.array.dtype))
+        return out
+
+    def count(self, qa, qb):
+        """Per side, the answers to queries (chunk, keys, right): elements of that nonempty chunk
+        before each key (right False) or not after it (right True)."""
+        self.rounds += 1
+        layer = f"corank-count-{tokenize(self.inputs[0].array.name, self.inputs[1].array.name, qa, qb)}"
+        tasks, where = {}, []
+        for number, (x, (chunk, keys, right)) in enumerate(zip(self.inputs, (qa, qb))):
+            blocks = self._blocks(x)
+            order = np.argsort(chunk, kind="stable")
+            chunks, starts = np.unique(chunk[order], return_index=True)
+            for c, mine in zip(chunks, np.split(order, starts[1:])):
+                tasks[(layer, number, int(c))] = (_search, (x.array.name, int(blocks[c])), keys[mine], right[mine])
+                where.append((number, mine))
+        results = _run(layer, tasks, [x.array for x in self.inputs])
+        out = [np.zeros(len(qa[0]), dtype=np.int64), np.zeros(len(qb[0]), dtype=np.int64)]
+        for (number, mine), got in zip(where, results):
+            out[number][mine] = got
+        return out
+
+
+def window_pieces(x, start, end, layer, tasks):
+    """The keys of x[start:end]'s pieces, one per block it touches: the block's own key where it
+    is taken whole, else a slice task added to `tasks` (it runs where the block is, so only the
+    piece moves)."""
+    pieces = []
+    first = int(np.searchsorted(x.offsets, start, side="right")) - 1
+    for block in range(max(first, 0), len(x.offsets) - 1):
+        begin, stop = int(x.offsets[block]), int(x.offsets[block + 1])
+        if begin >= end:
+            break
+        lo, hi = max(start, begin) - begin, min(end, stop) - begin
+        if hi <= lo:
+            continue
+        if lo == 0 and hi == stop - begin:
+            pieces.append((x.array.name, block))
+        else:
+            key = (layer, x.what, start, block)
+            tasks[key] = (operator.getitem, (x.array.name, block), slice(lo, hi))
+            pieces.append(key)
+    return pieces

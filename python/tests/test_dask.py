@@ -1,0 +1,313 @@
+"""corank.dask on CPU workers: the distributed co-rank against the single-array splits
+(reference.py: the stable merge order, balanced_path.hpp line by line) at every diagonal, and
+every operation on a LocalCluster of two worker processes with NumPy chunks against the single
+call (corank's CPU backend, itself checked against the reference in test_host.py), over random
+chunkings: empty chunks, one chunk, many, boundaries inside runs of equal keys. Errors too.
+Skipped, with the reason, without dask[array] and distributed."""
+
+import numpy as np
+import pytest
+
+import corank
+import reference as ref
+
+dask = pytest.importorskip("dask", reason="the Dask tests need dask[array] (pip install .[dask])")
+da = pytest.importorskip("dask.array", reason="the Dask tests need dask[array] (pip install .[dask])")
+distributed = pytest.importorskip("distributed", reason="the Dask tests need distributed (pip install .[dask])")
+
+import corank.dask as cd  # noqa: E402
+from corank.dask import _co_rank  # noqa: E402
+
+OPERATIONS = {
+    ref.UNION: (cd.set_union, cd.set_union_count, corank.set_union),
+    ref.INTERSECTION: (cd.set_intersection, cd.set_intersection_count, corank.set_intersection),
+    ref.DIFFERENCE: (cd.set_difference, cd.set_difference_count, corank.set_difference),
+    ref.SYMMETRIC_DIFFERENCE: (cd.set_symmetric_difference, cd.set_symmetric_difference_count,
+                               corank.set_symmetric_difference),
+}
+DTYPES = ("int32", "int64", "float64")
+
+
+@pytest.fixture(scope="module")
+def client():
+    """Two worker processes of one thread each: chunks, pieces and windows move between them
+    as they would between machines (pickled, over TCP)."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  worker_dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def chunking(rng, n, style=None):
+    """Chunk sizes summing to n: one chunk, many (some empty), or random cuts."""
+    style = style or rng.choice(["one", "random", "many", "empty_ends"])
+    if style == "one" or n == 0 and rng.random() < 0.5:
+        return (n,)
+    count = {"random": rng.integers(1, 6), "many": rng.integers(5, 40), "empty_ends": rng.integers(1, 4)}[style]
+    cuts = np.sort(rng.integers(0, n + 1, count))
+    sizes = np.diff(np.concatenate([[0], cuts, [n]]))
+    if style == "empty_ends":
+        sizes = np.concatenate([[0], sizes, [0, 0]])
+    return tuple(int(s) for s in sizes)
+
+
+def dask_of(client, x, chunks):
+    return client.persist(da.from_array(x, chunks=(chunks,)))
+
+
+# The distributed co-rank alone, without Dask: the data through in-memory callbacks.
+
+class Memory:
+    """fetch and count over in-memory arrays cut into chunks, counting rounds and samples."""
+
+    def __init__(self, a, b, sizes_a, sizes_b):
+        self.arrays = (a, b)
+        self.sides = [self.side(x, s) for x, s in ((a, sizes_a), (b, sizes_b))]
+        self.rounds, self.fetched = 0, []
+
+    @staticmethod
+    def side(x, sizes):
+        ends = np.cumsum(np.asarray(sizes, dtype=np.int64))
+        nonempty = np.asarray(sizes) > 0
+        return _co_rank.Side.of(sizes, x[(ends - sizes)[nonempty]], x[ends[nonempty] - 1], x.dtype)
+
+    def fetch(self, pa, pb):
+        self.rounds += 1
+        self.fetched.append(len(pa) + len(pb))
+        for p, x in zip((pa, pb), self.arrays):
+            assert np.all(np.diff(p) > 0) and (len(p) == 0 or 0 <= p[0] and p[-1] < len(x))
+        return self.arrays[0][pa], self.arrays[1][pb]
+
+    def count(self, qa, qb):
+        self.rounds += 1
+        out = []
+        for x, side, (chunk, keys, right) in zip(self.arrays, self.sides, (qa, qb)):
+            assert len(chunk) <= 2 * len(np.unique(keys)) + 2 * len(keys)  # at most one chunk per key and bound
+            out.append(np.array([np.searchsorted(x[side.starts[c]:side.ends[c]], key, "right" if r else "left")
+                                 for c, key, r in zip(chunk, keys, right)], dtype=np.int64))
+        return out
+
+
+def sorted_keys(rng, dtype, n, distinct):
+    x = rng.integers(0, distinct, n).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        x[rng.random(n) < 0.1] = np.nan
+    return np.sort(x)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float64", "uint8"])
+@pytest.mark.parametrize("distinct", [1, 3, 40, 10**6])
+def test_distributed_co_rank_matches_the_single_array_splits(rng, dtype, distinct):
+    for trial in range(12):
+        m, n = (int(x) for x in rng.integers(0, 400, 2))
+        if trial == 0:
+            m = 0
+        a, b = sorted_keys(rng, dtype, m, distinct), sorted_keys(rng, dtype, n, distinct)
+        sizes_a, sizes_b = chunking(rng, m), chunking(rng, n)
+        samples = int(rng.choice([1, 2, 5, _co_rank.SAMPLES]))
+        k = np.arange(m + n + 1)
+        merge_i = ref.merge_path_splits(a, b)
+        for balanced in (False, True):
+            memory = Memory(a, b, sizes_a, sizes_b)
+            i, j = _co_rank.path_splits(k, *memory.sides, memory.fetch, memory.count, balanced, samples)
+            where = f"trial {trial}: m={m} n={n} chunks {sizes_a} {sizes_b} samples={samples}"
+            if balanced:
+                expected = np.array([ref.balanced_path_split(d, merge_i[d], a, b) for d in k]).reshape(-1, 2)
+                assert np.array_equal(i, expected[:, 0]) and np.array_equal(j, expected[:, 1]), where
+            else:
+                assert np.array_equal(i, merge_i) and np.array_equal(i + j, k), where
+            # A round fetches at most s + 1 elements per side and cut; ranges shrink (s+1)-fold.
+            assert all(f <= 2 * (samples + 1) * len(k) for f in memory.fetched), where
+            longest = max(1, min(m, n))
+            assert memory.rounds <= np.ceil(np.log(longest + 1) / np.log(samples + 1)) + 2, where
+
+
+def test_boundary_keys_narrow_the_search_to_the_chunks_a_cut_falls_in(rng):
+    """Disjoint chunks settle a cut from the boundaries alone; interleaved ones leave a range
+    within the chunks around the cut, which the rounds then search."""
+    a = np.arange(0, 4000, 2)
+    b = np.arange(1, 4001, 2)
+    memory = Memory(a, b, (500,) * 4, (500,) * 4)
+    k = np.arange(0, 4001, 100)
+    lo, hi = _co_rank._narrow(k, np.maximum(0, k - 2000), np.minimum(k, 2000), *memory.sides)
+    assert np.all(hi - lo <= 1000)
+    c = np.arange(1000) + 10000
+    memory = Memory(a, c, (500,) * 4, (250,) * 4)
+    k = np.arange(0, 3001, 50)
+    lo, hi = _co_rank._narrow(k, np.maximum(0, k - 1000), np.minimum(k, 2000), *memory.sides)
+    assert np.array_equal(lo, hi) and np.array_equal(lo, np.minimum(k, 2000))
+
+
+# The operations on a LocalCluster, against the single call.
+
+SHAPES = ("empty_both", "empty_a", "all_equal", "long_runs", "disjoint", "interleaved", "one_tiny", "extremes")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_operations_match_the_single_call(client, rng, dtype, shape):
+    a, b = ref.SHAPES[shape](rng, dtype, 2000)
+    ca, cb = chunking(rng, len(a)), chunking(rng, len(b))
+    parts = int(rng.choice([1, 3, 17]))
+    A, B = dask_of(client, a, ca), dask_of(client, b, cb)
+    where = f"chunks {ca} {cb}, npartitions={parts}"
+    merged = cd.merge(A, B, npartitions=parts)
+    if len(a) + len(b) >= parts:
+        assert merged.chunks == (tuple(np.diff(np.arange(parts + 1) * (len(a) + len(b)) // parts).tolist()),), where
+    results = [cd.merge(A, B, npartitions=parts)] + [function(A, B, npartitions=parts)
+                                                     for function, _, _ in OPERATIONS.values()]
+    got = dask.compute(*results)
+    assert ref.same(got[0], corank.merge(a, b)), f"merge, {where}"
+    for (op, (_, count, single)), result in zip(OPERATIONS.items(), got[1:]):
+        expected = single(a, b)
+        assert ref.same(result, expected), f"{op}, {where}"
+        assert count(A, B, npartitions=parts) == len(expected), f"{op} count, {where}"
+
+
+@pytest.mark.parametrize("key_dtype,value_dtype", [("int32", "int64"), ("float64", "uint16")])
+@pytest.mark.parametrize("shape", ["all_equal", "long_runs", "interleaved"])
+def test_values_follow_their_keys(client, rng, key_dtype, value_dtype, shape):
+    """Values chunked unlike their keys; with long runs of equal keys the values show that
+    each side keeps its input order (stability) across partitions."""
+    a, b = ref.SHAPES[shape](rng, key_dtype, 3000)
+    va, vb = ref.values_for(rng, value_dtype, len(a)), ref.values_for(rng, value_dtype, len(b))
+    A, B = dask_of(client, a, chunking(rng, len(a), "many")), dask_of(client, b, chunking(rng, len(b), "many"))
+    VA, VB = dask_of(client, va, chunking(rng, len(a))), dask_of(client, vb, chunking(rng, len(b)))
+    results = [cd.merge(A, B, values_a=VA, values_b=VB, npartitions=7)]
+    results += [function(A, B, values_a=VA, values_b=VB, npartitions=7) for function, _, _ in OPERATIONS.values()]
+    results.append(cd.set_intersection_paired(A, B, VA, VB.astype("float64"), npartitions=5))
+    got = dask.compute(*results)
+    expected = [corank.merge(a, b, values_a=va, values_b=vb)]
+    expected += [single(a, b, values_a=va, values_b=vb) for _, _, single in OPERATIONS.values()]
+    expected.append(corank.set_intersection_paired(a, b, va, vb.astype("float64")))
+    for name, outputs, wanted in zip([ref.MERGE, *OPERATIONS, "paired"], got, expected):
+        assert len(outputs) == len(wanted) and all(ref.same(x, y) for x, y in zip(outputs, wanted)), name
+
+
+def test_chunk_boundaries_inside_runs_and_a_partition_per_element(client, rng):
+    """Every chunk boundary inside a run of equal keys, and every diagonal a cut."""
+    a = np.repeat(np.arange(6), 7).astype("int64")
+    b = np.repeat(np.arange(1, 8, 2), 5).astype("int64")
+    A, B = dask_of(client, a, (3, 4, 5, 0, 9, 21)), dask_of(client, b, (2, 2, 2, 2, 2, 10))
+    parts = len(a) + len(b)
+    assert ref.same(cd.merge(A, B, npartitions=parts).compute(), corank.merge(a, b))
+    for op, (function, count, single) in OPERATIONS.items():
+        assert ref.same(function(A, B, npartitions=parts).compute(), single(a, b)), op
+        assert count(A, B, npartitions=parts) == len(single(a, b)), op
+    i, j = cd.path_splits(A, B, np.arange(parts + 1), balanced=True)
+    merge_i = ref.merge_path_splits(a, b)
+    expected = np.array([ref.balanced_path_split(k, merge_i[k], a, b) for k in range(parts + 1)])
+    assert np.array_equal(np.stack([i, j], 1), expected)
+
+
+def test_set_results_have_unknown_or_computed_chunk_sizes(client, rng):
+    a, b = ref.SHAPES["long_runs"](rng, "int64", 4000)
+    A, B = dask_of(client, a, chunking(rng, len(a), "many")), dask_of(client, b, (len(b),))
+    got = cd.set_union(A, B, npartitions=6)
+    assert got.numblocks == (6,) and all(np.isnan(c) for c in got.chunks[0])
+    known = cd.set_union(A, B, npartitions=6, compute_chunk_sizes=True)
+    sizes = known.chunks[0]
+    assert sum(sizes) == len(corank.set_union(a, b)) and max(sizes) <= (len(a) + len(b)) // 6 + 2
+    assert ref.same(known.compute(), corank.set_union(a, b))
+    assert ref.same(known[sizes[0]:sizes[0] + 5].compute(), corank.set_union(a, b)[sizes[0]:sizes[0] + 5])
+    keys, values = cd.set_difference(A, B, values_a=A, values_b=B, compute_chunk_sizes=True)
+    assert keys.chunks == values.chunks and sum(keys.chunks[0]) == corank.set_difference_count(a, b)
+
+
+def test_default_partitions_are_about_the_largest_input_chunk(client, rng):
+    a, b = np.arange(10000), np.arange(5000) * 2
+    merged = cd.merge(dask_of(client, a, (2500,) * 4), dask_of(client, b, (1000,) * 5))
+    assert merged.numblocks == (6,) and ref.same(merged.compute(), corank.merge(a, b))
+
+
+def test_arrays_and_lists_unknown_chunks_and_threads(client, rng):
+    a, b = ref.SHAPES["interleaved"](rng, "int64", 2000)
+    assert ref.same(cd.merge(a, list(b)).compute(), corank.merge(a, b))
+    A = dask_of(client, a, (700, 700, 600))
+    masked = A[A >= a[300]]  # chunk sizes unknown (NaN)
+    assert np.isnan(masked.chunks[0][0])
+    expected = corank.set_symmetric_difference(a[a >= a[300]], b)
+    assert ref.same(cd.set_symmetric_difference(masked, b, threads=1).compute(), expected)
+
+
+@pytest.mark.filterwarnings("ignore:Running on a single-machine scheduler")
+def test_each_partition_receives_exactly_its_windows(monkeypatch, rng):
+    """Pieces are sliced from their chunks before they move: the pieces a partition's call
+    gets add up to its windows, and all partitions' to the inputs (each element moves once).
+    Run in this process (Dask's synchronous scheduler), so the call can be watched."""
+    a, b = ref.SHAPES["long_runs"](rng, "int64", 3000)
+    A, B = da.from_array(a, chunks=((500, 700, 0, 1300, 500),)), da.from_array(b, chunks=((1503, 1500),))
+    received = []
+    call = cd._graph.Call.__call__
+
+    def watched(self, *windows):
+        received.append([sum(len(piece) for piece in pieces) for pieces in windows[:2]])
+        return call(self, *windows)
+
+    monkeypatch.setattr(cd._graph.Call, "__call__", watched)
+    with dask.config.set(scheduler="synchronous"):
+        got = cd.set_union(A, B, npartitions=9).compute()
+        i, j = cd.path_splits(A, B, np.arange(10) * (len(a) + len(b)) // 9, balanced=True)
+    assert ref.same(got, corank.set_union(a, b))
+    windows = [[int(i[p + 1] - i[p]), int(j[p + 1] - j[p])] for p in range(9)]
+    assert sorted(received) == sorted(windows)  # the partitions in any order
+    assert np.sum(received, axis=0).tolist() == [len(a), len(b)]
+
+
+def test_sortedness_checks_name_the_chunk(client):
+    name = "corank.dask.merge"
+    sorted_b = da.from_array(np.arange(10), chunks=5)
+    across = da.from_array(np.array([1, 2, 5, 3, 4, 6]), chunks=((3, 0, 3),))
+    with pytest.raises(ValueError, match=rf"{name}: `a` is not sorted across chunks: a\[3\], the first element of "
+                                         r"chunk 2, comes before a\[2\], the last of chunk 0"):
+        cd.merge(across, sorted_b)
+    inside = da.from_array(np.array([1, 2, 3, 5, 4, 6]), chunks=3)
+    assert ref.same(cd.merge(inside, sorted_b).compute()[:3], np.array([0, 1, 1]))  # boundaries alone: unchecked
+    with pytest.raises(ValueError, match=r"`b` is not sorted: b\[4\] comes before b\[3\] \(in chunk 1\)"):
+        cd.set_union(sorted_b, inside, check_sorted=True)
+    cd.merge(across, sorted_b, assume_sorted=True).compute()  # unspecified, but runs
+    with pytest.raises(ValueError, match="contradict"):
+        cd.merge(across, sorted_b, assume_sorted=True, check_sorted=True)
+    nan_last = da.from_array(np.array([1.0, np.nan, np.nan]), chunks=1)
+    assert cd.set_union_count(nan_last, nan_last) == 3
+
+
+def test_bad_arguments_get_one_sentence(client):
+    a = da.arange(10, chunks=4)
+    with pytest.raises(ValueError, match=r"corank.dask.merge: `a` must be 1-D, got shape \(2, 5\)"):
+        cd.merge(a.reshape(2, 5), a)
+    with pytest.raises(TypeError, match="corank.dask.set_union: `a` is int64 and `b` int32; the keys must have one"):
+        cd.set_union(a, a.astype("int32"))
+    with pytest.raises(TypeError, match="`b` has dtype complex128"):
+        cd.merge(a, a.astype("complex128"))
+    with pytest.raises(ValueError, match="`values_b` has 9 elements and `b` 10; each key needs one value"):
+        cd.merge(a, a, values_a=a, values_b=a[:9])
+    with pytest.raises(TypeError, match="`values_a` is int64 and `values_b` float64; the values must have one dtype"):
+        cd.set_intersection(a, a, values_a=a, values_b=a.astype("float64"))
+    with pytest.raises(TypeError, match="give both values_a and values_b"):
+        cd.merge(a, a, values_a=a)
+    with pytest.raises(ValueError, match="npartitions=0"):
+        cd.merge(a, a, npartitions=0)
+    with pytest.raises(ValueError, match=r"diagonals must lie in \[0, 20\]"):
+        cd.path_splits(a, a, [21])
+
+
+class FakeCupy(np.ndarray):
+    """A NumPy array that says it is CuPy's: enough for the mixed-kinds check, which runs
+    before any corank call."""
+
+    __module__ = "cupy"
+
+    def get(self):
+        return np.asarray(self)
+
+
+@pytest.mark.filterwarnings("ignore:Running on a single-machine scheduler")
+def test_mixed_numpy_and_cupy_chunks_are_refused():
+    parts = [np.arange(3), np.arange(3, 6).view(FakeCupy)]
+    mixed = da.concatenate([da.from_array(p, chunks=3, asarray=False) for p in parts])
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match=r"`a` has NumPy and CuPy chunks \(chunk 0 is NumPy, chunk 1 CuPy\); "
+                                             "all chunks of a call must be of one kind"):
+            cd.merge(mixed, np.arange(4))
+        with pytest.raises(ValueError, match="`a` has NumPy chunks and `b` CuPy chunks"):
+            cd.merge(np.arange(4), da.from_array(parts[1], chunks=3, asarray=False))
