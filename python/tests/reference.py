@@ -134,7 +134,7 @@ def _run_end(x, low, high, key):
 
 
 def balanced_path_split(k, i, a, b):
-    """include/corank/balanced_path.hpp's balanced_split_from, line by line: the balanced
+    """include/corank/balanced_path.hpp's balanced_split_from, transliterated: the balanced
     path's split of diagonal k from the merge path's split i there."""
     m, n, j = len(a), len(b), k - i
     if i == m and j == n:

@@ -1,5 +1,5 @@
 """corank.dask on CPU workers: the distributed co-rank against the single-array splits
-(reference.py: the stable merge order, balanced_path.hpp line by line) at every diagonal, and
+(reference.py: the stable merge order, balanced_split_from transliterated) at every diagonal, and
 every operation on a LocalCluster of two worker processes with NumPy chunks against the single
 call (corank's CPU backend, itself checked against the reference in test_host.py), over random
 chunkings: empty chunks, one chunk, many, boundaries inside runs of equal keys. Errors too.

@@ -1,7 +1,8 @@
 """The README's Python examples run, and print what their comments say: a line
 `expression  # value: prose` must give repr(expression) == value, and an assignment
 `x, y = ...  # x: value` must give repr(x) == value. Blocks that import CuPy or PyTorch run where
-a GPU and the library are there (skipped, with the reason, elsewhere)."""
+a GPU and the library are there, blocks that import Dask where Dask is (skipped, with the
+reason, elsewhere)."""
 
 import pathlib
 import re
@@ -21,7 +22,7 @@ def python_blocks():
 
 
 def needs(block):
-    for library in ("cupy", "torch"):
+    for library in ("cupy", "torch", "dask"):
         if re.search(rf"^import .*\b{library}\b", block, re.M):
             return library
     return None
@@ -32,6 +33,7 @@ def test_readme_example(block):
     library = needs(block)
     if library:
         pytest.importorskip(library, reason=f"the example needs {library}")
+    if library in ("cupy", "torch"):
         reason = corank.gpu_unavailable_reason()
         if reason:
             pytest.skip(f"the example needs a GPU: {reason}")
