@@ -5,6 +5,10 @@ call (corank's CPU backend, itself checked against the reference in test_host.py
 chunkings: empty chunks, one chunk, many, boundaries inside runs of equal keys. Errors too.
 Skipped, with the reason, without dask[array] and distributed."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -311,3 +315,33 @@ def test_mixed_numpy_and_cupy_chunks_are_refused():
             cd.merge(mixed, np.arange(4))
         with pytest.raises(ValueError, match="`a` has NumPy chunks and `b` CuPy chunks"):
             cd.merge(np.arange(4), da.from_array(parts[1], chunks=3, asarray=False))
+
+
+_EXPRESSIONS = """
+try:
+    import dask, dask.array as da
+except ImportError as error:  # older Dask: expressions in the separate dask-expr
+    print("unavailable:", str(error).splitlines()[0]); raise SystemExit
+import numpy as np, corank, corank.dask as cd
+if not cd._graph.EXPRESSIONS:
+    print("unavailable: the classic Array"); raise SystemExit
+a, b = np.repeat(np.arange(50), 3), np.arange(0, 100, 2).repeat(2)
+A, B = da.from_array(a, chunks=40), da.from_array(b, chunks=((7, 0, 93),))
+assert (cd.merge(A, B, npartitions=4).compute() == corank.merge(a, b)).all()
+keys, values = cd.set_union(A, B, values_a=A, values_b=B * 10)
+assert not np.isnan(keys.chunks[0][0])
+expected = corank.set_union(a, b, values_a=a, values_b=b * 10)
+assert all((x == y).all() for x, y in zip(dask.compute(keys, values), expected))
+assert cd.set_difference_count(A, B) == corank.set_difference_count(a, b)
+"""
+
+
+def test_dask_array_expressions():
+    """Dask's experimental array expressions (the array.query-planning option) take the
+    results too; there the set operations count their chunk sizes by default. A fresh
+    interpreter: the option is read when dask.array is first imported."""
+    env = dict(os.environ, DASK_ARRAY__QUERY_PLANNING="True")
+    run = subprocess.run([sys.executable, "-c", _EXPRESSIONS], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    if run.stdout.startswith("unavailable"):
+        pytest.skip(f"Dask {dask.__version__}'s array expressions: {run.stdout.strip()}")

@@ -62,12 +62,13 @@ _VALUES = """
         chunks, one dtype); with them the result is (keys, values)."""
 
 _SET_CHUNKS = """
-    compute_chunk_sizes : the result's chunk sizes depend on the data: by default they are
-        unknown (NaN, as after boolean indexing), which most of Dask takes (reductions,
-        map_blocks, to_numpy, compute); rechunk, slicing by position and to_zarr need them.
-        True counts each partition first (a pass over the windows that writes nothing, computed
-        now) and returns them known. On a result already persisted, Dask's own
-        result.compute_chunk_sizes() costs nothing."""
+    compute_chunk_sizes : the result's chunk sizes depend on the data. False: they are unknown
+        (NaN, as after boolean indexing), which most of Dask takes (reductions, map_blocks,
+        compute); rechunk, slicing by position and to_zarr need them. True: each partition is
+        counted first (a pass over the windows that writes nothing, computed now) and they are
+        known. None (default): False, but True under Dask's experimental array expressions
+        (array.query-planning), which cannot compute unknown sizes. On a result already
+        persisted, Dask's own result.compute_chunk_sizes() costs nothing."""
 
 
 def merge(a, b, *, values_a=None, values_b=None, npartitions=None, assume_sorted=False, check_sorted=False,
@@ -87,7 +88,7 @@ def merge(a, b, *, values_a=None, values_b=None, npartitions=None, assume_sorted
 def _set_operation(function, rule):
     name = f"corank.dask.{function}"
 
-    def operation(a, b, *, values_a=None, values_b=None, npartitions=None, compute_chunk_sizes=False,
+    def operation(a, b, *, values_a=None, values_b=None, npartitions=None, compute_chunk_sizes=None,
                   assume_sorted=False, check_sorted=False, threads=0):
         return _run(function, name, a, b, values_a, values_b, npartitions=npartitions,
                     compute_chunk_sizes=compute_chunk_sizes, assume_sorted=assume_sorted, check_sorted=check_sorted,
@@ -125,7 +126,7 @@ set_difference_count = _count("set_difference", "difference a - b")
 set_symmetric_difference_count = _count("set_symmetric_difference", "symmetric difference")
 
 
-def set_intersection_paired(a, b, values_a, values_b, *, npartitions=None, compute_chunk_sizes=False,
+def set_intersection_paired(a, b, values_a, values_b, *, npartitions=None, compute_chunk_sizes=None,
                             assume_sorted=False, check_sorted=False, threads=0):
     """The multiset intersection of sorted Dask arrays a and b with both sides' values
     (corank.set_intersection_paired over partitions): (keys, values_a_out, values_b_out), the
@@ -161,8 +162,10 @@ def path_splits(a, b, diagonals, *, balanced=False, assume_sorted=False, check_s
 
 
 def _run(function, name, a, b, values_a=None, values_b=None, *, paired=False, npartitions=None,
-         compute_chunk_sizes=False, assume_sorted=False, check_sorted=False, threads=0):
+         compute_chunk_sizes=None, assume_sorted=False, check_sorted=False, threads=0):
     count_only = function.endswith("_count")
+    if compute_chunk_sizes is None:
+        compute_chunk_sizes = _graph.EXPRESSIONS
     a, b = _array(name, a, "a"), _array(name, b, "b")
     _same_dtype(name, a.dtype, b.dtype, ("a", "b"), "keys")
     if (values_a is None) != (values_b is None):

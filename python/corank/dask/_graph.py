@@ -72,15 +72,27 @@ def arrays(layer, graph, keys, outputs, chunks):
     array a partition returns (one, or a tuple); chunks: their sizes (NaN where unknown)."""
     if len(outputs) == 1:
         (_, dtype, like), = outputs
-        return da.Array(graph, layer, (tuple(chunks),), dtype=dtype, meta=meta_from_array(like, ndim=1, dtype=dtype))
+        return _array(graph, layer, chunks, meta_from_array(like, ndim=1, dtype=dtype))
     result = []
     for number, (name, dtype, like) in enumerate(outputs):
         out = f"{layer}-{name}"
         tasks = {(out, p): (_item, key, number) for p, key in enumerate(keys)}
         g = HighLevelGraph.from_collections(out, tasks, dependencies=[_Graph(graph, layer, keys)])
-        result.append(da.Array(g, out, (tuple(chunks),), dtype=dtype,
-                               meta=meta_from_array(like, ndim=1, dtype=dtype)))
+        result.append(_array(g, out, chunks, meta_from_array(like, ndim=1, dtype=dtype)))
     return tuple(result)
+
+
+# Dask's experimental array expressions (the array.query-planning option) replace the classic
+# Array; they cannot compute arrays of unknown chunk sizes.
+EXPRESSIONS = da.Array.__module__.startswith("dask.array._array_expr")
+
+
+def _array(graph, name, chunks, meta):
+    """A Dask array of the graph's keys (name, p), classic or an expression."""
+    if EXPRESSIONS:
+        from dask.array._array_expr._collection import from_graph
+        return from_graph(dict(graph), meta, (tuple(chunks),), [(name, p) for p in range(len(chunks))], name)
+    return da.Array(graph, name, (tuple(chunks),), meta=meta)
 
 
 def _item(result, number):
