@@ -268,6 +268,12 @@ def test_sortedness_checks_name_the_chunk(client):
     assert ref.same(cd.merge(inside, sorted_b).compute()[:3], np.array([0, 1, 1]))  # boundaries alone: unchecked
     with pytest.raises(ValueError, match=r"`b` is not sorted: b\[4\] comes before b\[3\] \(in chunk 1\)"):
         cd.set_union(sorted_b, inside, check_sorted=True)
+    both = da.from_array(np.array([2, 1, 3, 5, 4, 9, 8]), chunks=((3, 4),))  # the first break is named
+    with pytest.raises(ValueError, match=r"`a` is not sorted: a\[1\] comes before a\[0\] \(in chunk 0\)"):
+        cd.merge(both, sorted_b, check_sorted=True)
+    later = da.from_array(np.array([1, 2, 5, 3, 4, 9, 8]), chunks=((3, 4),))
+    with pytest.raises(ValueError, match=r"`a` is not sorted across chunks: a\[3\]"):
+        cd.merge(later, sorted_b, check_sorted=True)
     cd.merge(across, sorted_b, assume_sorted=True).compute()  # unspecified, but runs
     with pytest.raises(ValueError, match="contradict"):
         cd.merge(across, sorted_b, assume_sorted=True, check_sorted=True)
@@ -289,6 +295,8 @@ def test_bad_arguments_get_one_sentence(client):
         cd.set_intersection(a, a, values_a=a, values_b=a.astype("float64"))
     with pytest.raises(TypeError, match="give both values_a and values_b"):
         cd.merge(a, a, values_a=a)
+    with pytest.raises(TypeError, match="corank.dask.set_intersection_paired: values_a and values_b are required"):
+        cd.set_intersection_paired(a, a, None, a)
     with pytest.raises(ValueError, match="npartitions=0"):
         cd.merge(a, a, npartitions=0)
     with pytest.raises(ValueError, match=r"diagonals must lie in \[0, 20\]"):

@@ -2,7 +2,7 @@
 partitions of equal work, each one corank call on the workers (CPU threads for NumPy chunks,
 the workers' GPUs for CuPy chunks).
 
-    import dask.array as da, corank.dask
+    import numpy as np, dask.array as da, corank.dask
     a = da.from_array(np.array([1, 3, 3, 5, 7, 9]), chunks=2)
     b = da.from_array(np.array([3, 4, 5, 5]), chunks=3)
     corank.dask.merge(a, b).compute()  # array([1, 3, 3, 3, 4, 5, 5, 5, 7, 9])
@@ -132,6 +132,8 @@ def set_intersection_paired(a, b, values_a, values_b, *, npartitions=None, compu
     (corank.set_intersection_paired over partitions): (keys, values_a_out, values_b_out), the
     r-th copy of a key in a with the r-th in b. values_a and values_b may differ in dtype.
 """ + _SET_CHUNKS + _COMMON
+    if values_a is None or values_b is None:
+        raise TypeError("corank.dask.set_intersection_paired: values_a and values_b are required")
     return _run("set_intersection_paired", "corank.dask.set_intersection_paired", a, b, values_a, values_b,
                 paired=True, npartitions=npartitions, compute_chunk_sizes=compute_chunk_sizes,
                 assume_sorted=assume_sorted, check_sorted=check_sorted, threads=threads)

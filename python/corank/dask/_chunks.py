@@ -37,8 +37,11 @@ def _module(x):
 def _summary(chunk, keys, check_inside):
     """A chunk's kind and size; for keys also its first and last key and, with check_inside,
     where it stops being sorted (its size where it does not)."""
-    kind, size = kind_of(chunk), len(chunk)
-    if not keys or kind not in KINDS:
+    kind = kind_of(chunk)
+    if kind not in KINDS:
+        return kind, 0, None, 0
+    size = len(chunk)
+    if not keys:
         return kind, size, None, size
     ends = to_host(chunk[[0, size - 1]]) if size else None
     unsorted = corank.find_unsorted(chunk, copy=True) if check_inside and size > 1 else size
@@ -124,19 +127,21 @@ def describe(name, inputs, check_sorted, assume_sorted):
 
 
 def _check_sorted(name, x, summaries):
-    """Inside chunks (where checked), then across: each nonempty chunk's first key not before
-    the last key of the nonempty chunk before it."""
-    for block, (_, size, _, unsorted) in enumerate(summaries):
-        if unsorted < size:
-            at = int(x.offsets[block]) + unsorted
-            raise ValueError(f"{name}: `{x.what}` is not sorted: {x.what}[{at}] comes before {x.what}[{at - 1}] "
-                             f"(in chunk {block})")
+    """Raises at the first break, inside a chunk (where checked) or across chunks (a nonempty
+    chunk's first key before the last key of the nonempty chunk before it)."""
+    inside = [(int(x.offsets[block]) + unsorted, block) for block, (_, size, _, unsorted) in enumerate(summaries)
+              if unsorted < size]
     side = x.side
-    breaks = np.flatnonzero(less(side.first[1:], side.last[:-1]))
-    if breaks.size:
+    across = np.flatnonzero(less(side.first[1:], side.last[:-1])) + 1
+    at_across = int(side.starts[across[0]]) if across.size else x.size
+    if inside and inside[0][0] < at_across:
+        at, block = inside[0]
+        raise ValueError(f"{name}: `{x.what}` is not sorted: {x.what}[{at}] comes before {x.what}[{at - 1}] "
+                         f"(in chunk {block})")
+    if across.size:
         blocks = np.flatnonzero(np.diff(x.offsets) > 0)
-        c = breaks[0] + 1
-        raise ValueError(f"{name}: `{x.what}` is not sorted across chunks: {x.what}[{side.starts[c]}], the first "
+        c = across[0]
+        raise ValueError(f"{name}: `{x.what}` is not sorted across chunks: {x.what}[{at_across}], the first "
                          f"element of chunk {blocks[c]}, comes before {x.what}[{side.ends[c - 1] - 1}], the last of "
                          f"chunk {blocks[c - 1]}")
 

@@ -104,20 +104,20 @@ def _merge_path(k, a, b, fetch, with_keys, samples):
         ub, ib = np.unique(pos_b, return_inverse=True)
         va, vb = fetch(ua, ub)
         va, vb = np.asarray(va)[ia.ravel()], np.asarray(vb)[ib.ravel()]
-        split_a, split_b = pp.size, pp.size
+        probes = pp.size  # va and vb: the probes' elements, then the grids'
 
         # Wide ranges narrow to the probes that bracket the first p with B[k-1-p] < A[p].
-        after = less(vb[:split_b].reshape(pp.shape), va[:split_a].reshape(pp.shape))
-        lo[probe] = np.max(np.where(after, plo[:, None], pp + 1), axis=1, initial=0)
-        hi[probe] = np.min(np.where(after, pp, phi[:, None]), axis=1, initial=np.iinfo(np.int64).max)
+        after = less(vb[:probes].reshape(pp.shape), va[:probes].reshape(pp.shape))
+        lo[probe] = np.max(np.where(after, plo[:, None], pp + 1), axis=1)
+        hi[probe] = np.min(np.where(after, pp, phi[:, None]), axis=1)
         hi[probe] = np.maximum(hi[probe], lo[probe])  # unsorted input: stay a range
 
         # Settled ranges: the answer is lo + the first t < hi - lo with B[k-lo-t-1] < A[lo+t].
         if fk.size:
             grid_a = np.zeros(ga.shape, dtype=dtype)
             grid_b = np.zeros(gb.shape, dtype=dtype)
-            grid_a[valid_a] = va[split_a:]
-            grid_b[valid_b] = vb[split_b:]
+            grid_a[valid_a] = va[probes:]
+            grid_b[valid_b] = vb[probes:]
             steps = (fhi - flo)[:, None]
             after = less(grid_b[:, 1:], grid_a[:, :-1]) & (t[None, :-1] < steps)
             first = np.where(after.any(axis=1), after.argmax(axis=1), fhi - flo)
