@@ -125,6 +125,45 @@ def test_distributed_co_rank_matches_the_single_array_splits(rng, dtype, distinc
             assert memory.rounds <= np.ceil(np.log(longest + 1) / np.log(samples + 1)) + 2, where
 
 
+def exhaustive_narrow(k, lo, hi, a, b):
+    """_co_rank._narrow's answer by every boundary against every cut: the last p known false
+    plus one, the first p known true (from A's boundary keys and B's chunk bounds, and back)."""
+    less = _co_rank.less
+    lo, hi = lo.copy(), hi.copy()
+    for c in range(len(k)):
+        l, h = lo[c], hi[c]
+        for p, key in zip(np.concatenate([a.starts, a.ends - 1]), np.concatenate([a.first, a.last])):
+            if l <= p < h:
+                d = b.chunk_of(k[c] - 1 - p)
+                if less(b.last[d], key):
+                    hi[c] = min(hi[c], p)
+                elif not less(b.first[d], key):
+                    lo[c] = max(lo[c], p + 1)
+        for q, key in zip(np.concatenate([b.starts, b.ends - 1]), np.concatenate([b.first, b.last])):
+            p = k[c] - 1 - q
+            if l <= p < h:
+                d = a.chunk_of(p)
+                if less(key, a.first[d]):
+                    hi[c] = min(hi[c], p)
+                elif not less(key, a.last[d]):
+                    lo[c] = max(lo[c], p + 1)
+    return lo, np.maximum(hi, lo)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_narrowing_by_binary_search_matches_every_boundary(rng, dtype):
+    for trial in range(30):
+        m, n = (int(x) for x in rng.integers(1, 300, 2))
+        distinct = int(rng.choice([2, 20, 10**6]))
+        a, b = sorted_keys(rng, dtype, m, distinct), sorted_keys(rng, dtype, n, distinct)
+        memory = Memory(a, b, chunking(rng, m, "many"), chunking(rng, n, "many"))
+        k = np.arange(m + n + 1)
+        lo, hi = np.maximum(0, k - n), np.minimum(k, m)
+        got = _co_rank._narrow(k, lo, hi, *memory.sides)
+        expected = exhaustive_narrow(k, lo, hi, *memory.sides)
+        assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1]), trial
+
+
 def test_boundary_keys_narrow_the_search_to_the_chunks_a_cut_falls_in(rng):
     """Disjoint chunks settle a cut from the boundaries alone; interleaved ones leave a range
     within the chunks around the cut, which the rounds then search."""

@@ -14,8 +14,6 @@ import numpy as np
 # bytes or so: 17 cuts of 2^24 take 2 rounds, not 4.
 SAMPLES = 64
 BUDGET = 1 << 16
-# Cuts handled at once where every cut is compared with every chunk boundary (memory bound).
-_BATCH_CELLS = 1 << 22
 
 
 class Side(NamedTuple):
@@ -132,40 +130,69 @@ def _merge_path(k, a, b, fetch, with_keys, samples):
 
 
 def _narrow(k, lo, hi, a, b):
-    """[lo, hi) of each cut narrowed with the boundary keys alone. A known A[p] (a chunk's first
-    or last key) and the bounds of the B chunk holding B[k-1-p] often settle B[k-1-p] < A[p]
-    either way, and likewise from a known B key; the answer lies after every p known false and
-    at or before every p known true. Leaves the ranges the chunks' key ranges cannot resolve,
-    mostly within the one or two chunks a cut falls in."""
+    """[lo, hi) of each cut narrowed with the boundary keys alone. At a known A[p] (a chunk's
+    first or last key) B[k-1-p] lies between the first and last key of its chunk, which may
+    decide B[k-1-p] < A[p] either way, and likewise at a known B key; the answer lies after
+    every p known false and at or before every p known true. Over the known positions in order
+    both "known true" and "known false" change once (A's keys rise while B's chunk at k-1-p
+    falls), so four binary searches per cut find the last known false and first known true.
+    Leaves the range the chunks' key ranges cannot decide: mostly the one or two chunks the cut
+    falls in."""
     if len(a.starts) == 0 or len(b.starts) == 0:
         return lo, hi
-    known_a = np.concatenate([a.starts, a.ends - 1])
-    keys_a = np.concatenate([a.first, a.last])
-    known_b = np.concatenate([b.starts, b.ends - 1])
-    keys_b = np.concatenate([b.first, b.last])
-    lo, hi = lo.copy(), hi.copy()
-    batch = max(1, _BATCH_CELLS // (len(known_a) + len(known_b)))
-    for s in range(0, len(k), batch):
-        kk, l, h = k[s:s + batch, None], lo[s:s + batch, None], hi[s:s + batch, None]
-        # Known A[p]: B[k-1-p] lies in its chunk's [first, last].
-        p = known_a[None, :]
-        inside = (l <= p) & (p < h)
-        d = b.chunk_of(np.clip(kk - 1 - p, 0, b.size - 1))
-        true_a = inside & less(b.last[d], keys_a[None, :])
-        false_a = inside & ~less(b.first[d], keys_a[None, :])
-        # Known B[q], q = k-1-p: A[p] lies in its chunk's [first, last].
-        p = kk - 1 - known_b[None, :]
-        inside_b = (l <= p) & (p < h)
-        c = a.chunk_of(np.clip(p, 0, a.size - 1))
-        true_b = inside_b & less(keys_b[None, :], a.first[c])
-        false_b = inside_b & ~less(keys_b[None, :], a.last[c])
-        pa = np.broadcast_to(known_a[None, :], true_a.shape)
-        pb = np.broadcast_to(p, true_b.shape)
-        new_lo = np.maximum(np.max(np.where(false_a, pa + 1, l), axis=1), np.max(np.where(false_b, pb + 1, l), axis=1))
-        new_hi = np.minimum(np.min(np.where(true_a, pa, h), axis=1), np.min(np.where(true_b, pb, h), axis=1))
-        lo[s:s + batch] = new_lo
-        hi[s:s + batch] = np.maximum(new_hi, new_lo)  # unsorted input: stay a range
-    return lo, hi
+    pa, ka = _known(a)
+    pb, kb = _known(b)
+    new_lo, new_hi = lo.copy(), hi.copy()
+
+    # A's known positions in [lo, hi): known true where B's chunk at k-1-p ends before A[p],
+    # known false where it starts at or after A[p].
+    begin, end = np.searchsorted(pa, lo), np.searchsorted(pa, hi)
+
+    def b_chunk(index):
+        return b.chunk_of(np.clip(k - 1 - pa[index], 0, b.size - 1))
+
+    first_true = _first(begin, end, lambda i: less(b.last[b_chunk(i)], ka[i]))
+    found = first_true < end
+    new_hi[found] = np.minimum(new_hi, pa[np.minimum(first_true, len(pa) - 1)])[found]
+    first_open = _first(begin, end, lambda i: less(b.first[b_chunk(i)], ka[i]))  # first not known false
+    found = first_open > begin
+    new_lo[found] = np.maximum(new_lo, pa[np.maximum(first_open - 1, 0)] + 1)[found]
+
+    # B's known positions q with p = k-1-q in [lo, hi): known true (B[q] before A's chunk at p)
+    # for the smallest q, known false (B[q] not before that chunk's last key) for the largest.
+    begin, end = np.searchsorted(pb, k - hi), np.searchsorted(pb, k - lo)
+
+    def a_chunk(index):
+        return a.chunk_of(np.clip(k - 1 - pb[index], 0, a.size - 1))
+
+    first_open = _first(begin, end, lambda i: ~less(kb[i], a.first[a_chunk(i)]))  # first not known true
+    found = first_open > begin
+    new_hi[found] = np.minimum(new_hi, k - 1 - pb[np.maximum(first_open - 1, 0)])[found]
+    first_false = _first(begin, end, lambda i: ~less(kb[i], a.last[a_chunk(i)]))
+    found = first_false < end
+    new_lo[found] = np.maximum(new_lo, k - pb[np.minimum(first_false, len(pb) - 1)])[found]
+    return new_lo, np.maximum(new_hi, new_lo)  # unsorted input: stay a range
+
+
+def _known(side):
+    """The positions whose keys the boundaries give (each nonempty chunk's first and last), in
+    order, and those keys."""
+    return (np.stack([side.starts, side.ends - 1], axis=1).ravel(),
+            np.stack([side.first, side.last], axis=1).ravel())
+
+
+def _first(begin, end, predicate):
+    """Per cut, the first index in [begin, end) where predicate (vectorized over the cuts'
+    indices, false then true) holds, else end."""
+    low, high = begin.copy(), end.copy()
+    while True:
+        active = low < high
+        if not active.any():
+            return low
+        mid = (low + high) // 2
+        holds = predicate(np.where(active, mid, 0)) & active
+        high = np.where(holds, mid, high)
+        low = np.where(active & ~holds, mid + 1, low)
 
 
 def _balanced(k, i, key_a, key_b, a, b, count):
