@@ -47,11 +47,17 @@ CORANK_HOST_DEVICE Index upper_bound_in(const Sequence& x, Index low, Index high
 // Where the run of copies of `key` that ends at `high` starts, given that no element of
 // x[low, high) comes after key. Gallops back from `high`, so it costs O(log(run length)),
 // not O(log(high - low)): runs are short in most data, and each probe is a dependent
-// (often global-memory) load.
+// (often global-memory) load. The far end is probed with the near one, at no added
+// latency: a run that fills x[low, high) (a tile's window, in long runs) costs one probe.
 CORANK_EXEC_CHECK_DISABLE
 template <class Sequence, class Key, class Index, class Compare>
 CORANK_HOST_DEVICE Index run_start(const Sequence& x, Index low, Index high, const Key& key, Compare& comp) {
-  for (Index step = 1; high > low; step *= 2) {
+  if (high == low) return low;
+  const bool near_copy = !comp(x[high - 1], key), far_copy = !comp(x[low], key);
+  if (!near_copy) return high;
+  if (far_copy) return low;
+  --high;  // x[high - 1] is a copy, x[low] is not
+  for (Index step = 2; high > low; step *= 2) {
     const Index probe = high - low > step ? high - step : low;
     if (comp(x[probe], key)) return lower_bound_in(x, probe + 1, high, key, comp);
     high = probe;  // x[probe, old high) are all copies of key
@@ -61,16 +67,36 @@ CORANK_HOST_DEVICE Index run_start(const Sequence& x, Index low, Index high, con
 
 // Where the run of copies of `key` that starts at or before `low` ends, searching no
 // further than `high`, given that no element of x[low, high) comes before key. Gallops
-// forward from `low`.
+// forward from `low`, after probing both ends as run_start does.
 CORANK_EXEC_CHECK_DISABLE
 template <class Sequence, class Key, class Index, class Compare>
 CORANK_HOST_DEVICE Index run_end(const Sequence& x, Index low, Index high, const Key& key, Compare& comp) {
-  for (Index step = 1; low < high; step *= 2) {
+  if (low == high) return high;
+  const bool near_past = comp(key, x[low]), far_past = comp(key, x[high - 1]);
+  if (near_past) return low;
+  if (!far_past) return high;
+  ++low;  // x[low - 1] is a copy, x[high - 1] is not
+  for (Index step = 2; low < high; step *= 2) {
     const Index probe = high - low > step ? low + step - 1 : high - 1;
     if (comp(key, x[probe])) return upper_bound_in(x, low, probe, key, comp);
     low = probe + 1;  // x[old low, probe] are all copies of key
   }
   return high;
+}
+
+// The balanced-path split where `before` copies of a key precede diagonal k's merge-path
+// split, the run of copies starting at a_run in A and b_run in B, with a_copies and
+// b_copies copies there (counted up to `before`): pairs alternate A, B, and once one side
+// runs out, the rest are the other side's extras.
+template <class Index>
+CORANK_HOST_DEVICE split<Index> split_in_run(Index a_run, Index b_run, Index before, Index a_copies,
+                                             Index b_copies) {
+  const Index half = (before + 1) / 2;
+  const Index a_wanted = half > before - b_copies ? half : before - b_copies;
+  Index a_take = a_copies < a_wanted ? a_copies : a_wanted;
+  const Index b_take = before - a_take;
+  if (a_take == b_take + 1 && b_take < b_copies) --a_take;  // keep A_r with its partner B_r
+  return {a_run + a_take, b_run + b_take};
 }
 
 }  // namespace detail
@@ -96,13 +122,7 @@ CORANK_HOST_DEVICE split<Index> balanced_split_from(Index i, Index k, const Sequ
   // A[a_run, i) and B[b_run, j) are copies already; the search goes on from i and j.
   const Index a_copies = detail::run_end(a, i, m - a_run < before ? m : a_run + before, key, comp) - a_run;
   const Index b_copies = detail::run_end(b, j, n - b_run < before ? n : b_run + before, key, comp) - b_run;
-  // Pairs alternate A, B; once one side runs out, the rest are the other side's extras.
-  const Index half = (before + 1) / 2;
-  const Index a_wanted = half > before - b_copies ? half : before - b_copies;
-  Index a_take = a_copies < a_wanted ? a_copies : a_wanted;
-  const Index b_take = before - a_take;
-  if (a_take == b_take + 1 && b_take < b_copies) --a_take;  // keep A_r with its partner B_r
-  return {a_run + a_take, b_run + b_take};
+  return detail::split_in_run(a_run, b_run, before, a_copies, b_copies);
 }
 
 // The balanced-path split of diagonal k (a + b is k or k - 1). Preconditions as co_rank's.

@@ -23,14 +23,6 @@ struct path_searches {
                                                   Compare& comp) {
     return path_split<Path>(k, a, m, b, n, comp);
   }
-
-  // The split of diagonal k, from the merge path's co-rank i of k.
-  CORANK_EXEC_CHECK_DISABLE
-  template <class SequenceA, class SequenceB, class Index, class Compare>
-  CORANK_HOST_DEVICE static split<Index> split_from(Index i, Index k, const SequenceA& a, Index m,
-                                                    const SequenceB& b, Index n, Compare& comp) {
-    return path_split_from<Path>(i, k, a, m, b, n, comp);
-  }
 };
 
 // The merge path (co_rank.hpp): a split of diagonal k has i + j = k, so a piece of the path

@@ -9,6 +9,7 @@
 #include <corank/detail/dependent_launch.cuh>
 #include <corank/detail/grid_co_rank.hpp>
 #include <corank/detail/partition_rule.hpp>
+#include <corank/detail/warp_balanced_split.cuh>
 #include <corank/detail/warp_co_rank.cuh>
 #include <corank/segmented_path.hpp>
 #include <corank/tuning.hpp>
@@ -22,16 +23,29 @@ __device__ __forceinline__ index_t tile_diagonal(index_t t, index_t items_per_ti
   return t * items_per_tile < total ? t * items_per_tile : total;
 }
 
-// The split of diagonal k on the rule's path, by a thread's binary search (narrowed first on
-// a grid of positions that every search shares, whose sectors stay in L2) or (ByWarp) the
-// calling warp's 33-way search, whose every lane calls it: lane 0 gets the split.
+// The split of diagonal k on the rule's path, every lane of the warp calling it. ByWarp: the
+// warp's 33-way co-rank search for the one diagonal all lanes pass, then lane 0's balanced
+// split (lane 0 gets the split; most runs are short, and the group search's far probes would
+// wait on DRAM where lane 0's near ones hit the sectors the co-rank search just read). Else
+// each lane's own diagonal (not decreasing from lane to lane): its co-rank by a binary
+// search (narrowed first on a grid of positions that every search shares, whose sectors stay
+// in L2), then on the balanced path the lanes that meet one run of equal keys search it
+// together (warp_balanced_split.cuh).
 template <bool ByWarp, class Rule, class IteratorA, class IteratorB, class Compare>
 __device__ __forceinline__ split<index_t> find_split(index_t k, IteratorA a, index_t m, IteratorB b, index_t n,
                                                      Compare& comp) {
-  const index_t i =
-      ByWarp ? warp_co_rank(k, a, m, b, n, comp) : grid_co_rank<split_search_grid>(k, a, m, b, n, comp);
-  if (ByWarp && threadIdx.x % 32 != 0) return {};
-  return Rule::split_from(i, k, a, m, b, n, comp);
+  if constexpr (ByWarp) {
+    const index_t i = warp_co_rank(k, a, m, b, n, comp);
+    if (threadIdx.x % 32 != 0) return {};
+    return path_split_from<Rule::path>(i, k, a, m, b, n, comp);
+  } else {
+    const index_t i = grid_co_rank<split_search_grid>(k, a, m, b, n, comp);
+    if constexpr (Rule::path == partitioning::balanced_path) {
+      return warp_balanced_split_from(i, k, a, m, b, n, comp);
+    } else {
+      return {i, k - i};
+    }
+  }
 }
 
 inline constexpr int tile_splits_threads = 256;
@@ -49,11 +63,14 @@ __global__ void __launch_bounds__(tile_splits_threads)
     tile_splits_kernel(Args args, Compare comp, split<index_t>* splits, index_t tiles, int items_per_tile,
                        unsigned long long* zeroed) {
   allow_next_kernel();
-  const index_t t = (index_t(blockIdx.x) * blockDim.x + threadIdx.x) / (ByWarp ? 32 : 1);
-  if (t > tiles) return;  // whole warps when ByWarp
-  const bool writes = !ByWarp || threadIdx.x % 32 == 0;  // a warp's answer is its lane 0's
+  const index_t thread = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t t = thread / (ByWarp ? 32 : 1);
+  // Whole warps search (find_split): a warp past the last boundary leaves, and the lanes of
+  // the last warp past it search the last boundary again and write nothing.
+  if ((thread - threadIdx.x % 32) / (ByWarp ? 32 : 1) > tiles) return;
+  const bool writes = t <= tiles && (!ByWarp || threadIdx.x % 32 == 0);  // a warp's answer is its lane 0's
   if (zeroed != nullptr && writes) zeroed[t] = 0;
-  const index_t diagonal = tile_diagonal(t, items_per_tile, args.size_a + args.size_b);
+  const index_t diagonal = tile_diagonal(t < tiles ? t : tiles, items_per_tile, args.size_a + args.size_b);
   if constexpr (Args::segmented) {
     // The segmented path (launched a thread each): the boundary's segment, for the tiles,
     // then its split.
