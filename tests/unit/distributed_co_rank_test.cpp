@@ -1,0 +1,321 @@
+// The distributed co-rank (distributed_co_rank.hpp) against the single co-rank on the
+// concatenated inputs (path_split: co_rank on the merge path, balanced_co_rank on the
+// balanced path), with an exchange that reads the arrays directly; and the windows' moves
+// (detail/distributed_windows.hpp) against the windows they must assemble.
+
+#include <corank/detail/distributed_windows.hpp>
+#include <corank/distributed_co_rank.hpp>
+
+#include "support/test_env.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using corank::index_t;
+using corank::partitioning;
+
+// Sorted A and B held as partitions of the given sizes (partition q: [start_q, start_q + size_q)).
+struct distributed_input {
+  std::vector<int> a, b;
+  std::vector<index_t> a_sizes, b_sizes;
+};
+
+corank::partition_table<int> table_of(const std::vector<int>& x, const std::vector<index_t>& sizes) {
+  corank::partition_table<int> t;
+  t.sizes = sizes;
+  index_t start = 0;
+  for (const index_t s : sizes) {
+    t.first.push_back(s > 0 ? x[std::size_t(start)] : -12345);  // ignored where empty
+    t.last.push_back(s > 0 ? x[std::size_t(start + s - 1)] : -12345);
+    start += s;
+  }
+  return t;
+}
+
+// `parts` partitions of `size` elements: random cut points, so some partitions are empty (and
+// with few distinct keys, boundaries fall inside runs of equal keys).
+std::vector<index_t> random_sizes(std::mt19937_64& rng, index_t size, int parts) {
+  std::vector<index_t> cuts{0, size};
+  for (int q = 1; q < parts; ++q) cuts.push_back(size == 0 ? 0 : index_t(rng() % std::uint64_t(size + 1)));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<index_t> sizes;
+  for (int q = 0; q < parts; ++q) sizes.push_back(cuts[std::size_t(q) + 1] - cuts[std::size_t(q)]);
+  return sizes;
+}
+
+template <class Compare>
+std::vector<int> sorted_keys(std::mt19937_64& rng, std::size_t size, int range, Compare comp) {
+  std::vector<int> x(size);
+  for (int& v : x) v = int(rng() % unsigned(range));
+  std::sort(x.begin(), x.end(), comp);
+  return x;
+}
+
+// Reads the arrays: each requested element, each count within its partition. Checks what the
+// search promises of its requests: positions sorted, distinct, inside the input, none a
+// boundary key; counts of nonempty partitions. Counts the elements read.
+template <class Compare>
+struct array_exchange {
+  const distributed_input& in;
+  Compare comp;
+  std::size_t* largest_round = nullptr;  // the most elements one side read in one round
+
+  corank::distributed_answers<int> operator()(const corank::distributed_requests<int>& asked) const {
+    corank::distributed_answers<int> out;
+    read(asked.a_positions, in.a, in.a_sizes, out.a_values);
+    read(asked.b_positions, in.b, in.b_sizes, out.b_values);
+    count(asked.a_counts, in.a, in.a_sizes, out.a_counts);
+    count(asked.b_counts, in.b, in.b_sizes, out.b_counts);
+    if (largest_round != nullptr) {
+      *largest_round = std::max({*largest_round, asked.a_positions.size(), asked.b_positions.size()});
+    }
+    return out;
+  }
+
+  static std::vector<index_t> starts(const std::vector<index_t>& sizes) {
+    std::vector<index_t> s{0};
+    for (const index_t size : sizes) s.push_back(s.back() + size);
+    return s;
+  }
+  void read(const std::vector<index_t>& positions, const std::vector<int>& x, const std::vector<index_t>& sizes,
+            std::vector<int>& values) const {
+    const std::vector<index_t> s = starts(sizes);
+    EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end()));
+    EXPECT_TRUE(std::adjacent_find(positions.begin(), positions.end()) == positions.end());
+    for (const index_t p : positions) {
+      EXPECT_TRUE(p >= 0 && p < index_t(x.size())) << "position " << p;
+      for (std::size_t q = 0; q < sizes.size(); ++q) {
+        if (sizes[q] > 0) EXPECT_TRUE(p != s[q] && p != s[q + 1] - 1) << "boundary position " << p << " asked";
+      }
+      values.push_back(p >= 0 && p < index_t(x.size()) ? x[std::size_t(p)] : 0);
+    }
+  }
+  void count(const std::vector<corank::distributed_count<int>>& asked, const std::vector<int>& x,
+             const std::vector<index_t>& sizes, std::vector<index_t>& counts) const {
+    const std::vector<index_t> s = starts(sizes);
+    for (const auto& c : asked) {
+      const std::size_t q = std::size_t(c.partition);
+      EXPECT_GT(sizes[q], 0) << "a count of an empty partition";
+      const auto first = x.begin() + s[q], last = x.begin() + s[q + 1];
+      counts.push_back(c.right ? std::upper_bound(first, last, c.key, comp) - first
+                               : std::lower_bound(first, last, c.key, comp) - first);
+    }
+  }
+};
+
+// Every diagonal in `diagonals` split as path_split splits the concatenated inputs; returns
+// the rounds taken.
+template <partitioning Partition, class Compare = corank::less>
+int check_splits(const distributed_input& in, const std::vector<index_t>& diagonals, index_t samples,
+                 const std::string& where, Compare comp = {}, std::size_t* largest_round = nullptr) {
+  const index_t m = index_t(in.a.size()), n = index_t(in.b.size());
+  int rounds = 0;
+  const auto splits = corank::distributed_path_splits<Partition, int>(
+      diagonals, table_of(in.a, in.a_sizes), table_of(in.b, in.b_sizes),
+      array_exchange<Compare>{in, comp, largest_round}, comp, samples, &rounds);
+  EXPECT_EQ(splits.size(), diagonals.size());
+  for (std::size_t x = 0; x < diagonals.size() && x < splits.size(); ++x) {
+    const auto expected = corank::path_split<Partition>(diagonals[x], in.a, m, in.b, n, comp);
+    EXPECT_EQ(splits[x].a, expected.a) << where << " k " << diagonals[x];
+    EXPECT_EQ(splits[x].b, expected.b) << where << " k " << diagonals[x];
+    if (::testing::Test::HasFailure()) break;
+  }
+  return rounds;
+}
+
+std::vector<index_t> every_diagonal(const distributed_input& in) {
+  std::vector<index_t> k(in.a.size() + in.b.size() + 1);
+  for (std::size_t x = 0; x < k.size(); ++x) k[x] = index_t(x);
+  return k;
+}
+
+// Random small inputs (few distinct keys: runs across partition boundaries), random partitions
+// with empty ones, every diagonal, probes from one per round (a binary search) to the default.
+template <partitioning Partition>
+void check_every_cut(int trials, int max_size, int max_range) {
+  auto rng = corank::test::make_rng();
+  const index_t samples[] = {0, 1, 2, 3, 5, 64};
+  for (int trial = 0; trial < trials && !::testing::Test::HasFailure(); ++trial) {
+    const int range = 1 + int(rng() % unsigned(max_range));
+    distributed_input in;
+    in.a = sorted_keys(rng, rng() % unsigned(max_size), range, corank::less{});
+    in.b = sorted_keys(rng, rng() % unsigned(max_size), range, corank::less{});
+    in.a_sizes = random_sizes(rng, index_t(in.a.size()), 1 + int(rng() % 7));
+    in.b_sizes = random_sizes(rng, index_t(in.b.size()), 1 + int(rng() % 7));
+    const index_t s = samples[rng() % std::size(samples)];
+    check_splits<Partition>(in, every_diagonal(in),
+                            s, "trial " + std::to_string(trial) + " m " + std::to_string(in.a.size()) + " n " +
+                                   std::to_string(in.b.size()) + " samples " + std::to_string(s));
+  }
+}
+
+TEST(DistributedCoRank, MergePathEveryCut) { check_every_cut<partitioning::merge_path>(300, 60, 12); }
+TEST(DistributedCoRank, BalancedPathEveryCut) { check_every_cut<partitioning::balanced_path>(300, 60, 12); }
+
+// Long runs of equal keys across many partitions: boundaries inside runs, the balanced path's
+// counts in the partition that holds a run's end.
+TEST(DistributedCoRank, LongRunsAcrossPartitions) {
+  check_every_cut<partitioning::merge_path>(20, 2000, 3);
+  check_every_cut<partitioning::balanced_path>(20, 2000, 3);
+}
+
+TEST(DistributedCoRank, AllKeysEqual) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < 30 && !HasFailure(); ++trial) {
+    distributed_input in;
+    in.a.assign(rng() % 300, 7);
+    in.b.assign(rng() % 300, 7);
+    in.a_sizes = random_sizes(rng, index_t(in.a.size()), 1 + int(rng() % 5));
+    in.b_sizes = random_sizes(rng, index_t(in.b.size()), 1 + int(rng() % 5));
+    const index_t s = index_t(rng() % 4);
+    check_splits<partitioning::merge_path>(in, every_diagonal(in), s, "merge trial " + std::to_string(trial));
+    check_splits<partitioning::balanced_path>(in, every_diagonal(in), s, "balanced trial " + std::to_string(trial));
+  }
+}
+
+TEST(DistributedCoRank, OnePartitionAndEmptyInputs) {
+  auto rng = corank::test::make_rng();
+  for (const auto& [m, n] : {std::pair<int, int>{0, 0}, {0, 50}, {50, 0}, {1, 1}, {200, 130}}) {
+    distributed_input in;
+    in.a = sorted_keys(rng, std::size_t(m), 20, corank::less{});
+    in.b = sorted_keys(rng, std::size_t(n), 20, corank::less{});
+    for (const int parts : {1, 3}) {
+      in.a_sizes = random_sizes(rng, m, parts);
+      in.b_sizes = random_sizes(rng, n, parts);
+      const std::string where = "m " + std::to_string(m) + " n " + std::to_string(n) + " parts " + std::to_string(parts);
+      check_splits<partitioning::merge_path>(in, every_diagonal(in), 0, where);
+      check_splits<partitioning::balanced_path>(in, every_diagonal(in), 0, where);
+    }
+  }
+}
+
+// The comparator is the caller's: keys sorted by std::greater.
+TEST(DistributedCoRank, CallersComparator) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < 100 && !HasFailure(); ++trial) {
+    distributed_input in;
+    in.a = sorted_keys(rng, rng() % 80, 10, std::greater<int>{});
+    in.b = sorted_keys(rng, rng() % 80, 10, std::greater<int>{});
+    in.a_sizes = random_sizes(rng, index_t(in.a.size()), 1 + int(rng() % 5));
+    in.b_sizes = random_sizes(rng, index_t(in.b.size()), 1 + int(rng() % 5));
+    const std::string where = "trial " + std::to_string(trial);
+    check_splits<partitioning::merge_path>(in, every_diagonal(in), 2, where, std::greater<int>{});
+    check_splits<partitioning::balanced_path>(in, every_diagonal(in), 2, where, std::greater<int>{});
+  }
+}
+
+// Rounds are few: 2^20 keys a side in 4 partitions each, cut at the 4 ranks' diagonals, settle
+// in two rounds on the merge path and at most three on the balanced path (counts), each round
+// reading at most the budget per side.
+TEST(DistributedCoRank, FewRoundsOnLargeInputs) {
+  auto rng = corank::test::make_rng();
+  for (const int range : {1 << 30, 1000, 2}) {  // distinct keys, short runs, two long runs
+    distributed_input in;
+    in.a = sorted_keys(rng, std::size_t(1) << 20, range, corank::less{});
+    in.b = sorted_keys(rng, std::size_t(1) << 20, range, corank::less{});
+    in.a_sizes = random_sizes(rng, index_t(in.a.size()), 4);
+    in.b_sizes = random_sizes(rng, index_t(in.b.size()), 4);
+    const index_t total = index_t(in.a.size() + in.b.size());
+    std::vector<index_t> diagonals;
+    for (int q = 0; q <= 4; ++q) diagonals.push_back(total / 4 * q);
+    const std::string where = "range " + std::to_string(range);
+    std::size_t largest = 0;
+    const int merge_rounds = check_splits<partitioning::merge_path>(in, diagonals, 0, where, corank::less{}, &largest);
+    EXPECT_LE(merge_rounds, 2) << where;
+    const int balanced_rounds =
+        check_splits<partitioning::balanced_path>(in, diagonals, 0, where, corank::less{}, &largest);
+    EXPECT_LE(balanced_rounds, 3) << where;
+    // 3 cuts: samples = 2^15 / 3 per cut, plus 2 settling neighbours each.
+    EXPECT_LE(largest, std::size_t(3 * ((1 << 15) / 3 + 2))) << where;
+    std::cout << where << ": merge path " << merge_rounds << " rounds, balanced path " << balanced_rounds
+              << " rounds, at most " << largest << " elements per side in a round\n";
+  }
+}
+
+// Unsorted inputs give meaningless splits, but the search ends.
+TEST(DistributedCoRank, UnsortedInputsEnd) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < 200; ++trial) {
+    distributed_input in;
+    in.a.resize(rng() % 100);
+    in.b.resize(rng() % 100);
+    for (int& v : in.a) v = int(rng() % 10);
+    for (int& v : in.b) v = int(rng() % 10);
+    in.a_sizes = random_sizes(rng, index_t(in.a.size()), 1 + int(rng() % 4));
+    in.b_sizes = random_sizes(rng, index_t(in.b.size()), 1 + int(rng() % 4));
+    const auto a = table_of(in.a, in.a_sizes), b = table_of(in.b, in.b_sizes);
+    const auto reads = [&](const corank::distributed_requests<int>& asked) {
+      corank::distributed_answers<int> out;
+      for (const index_t p : asked.a_positions) out.a_values.push_back(in.a[std::size_t(p)]);
+      for (const index_t p : asked.b_positions) out.b_values.push_back(in.b[std::size_t(p)]);
+      out.a_counts.assign(asked.a_counts.size(), 1);
+      out.b_counts.assign(asked.b_counts.size(), 0);
+      return out;
+    };
+    int rounds = 0;
+    corank::distributed_path_splits<partitioning::balanced_path, int>(every_diagonal(in), a, b, reads, corank::less{},
+                                                                       2, &rounds);
+    EXPECT_LE(rounds, 12) << "trial " << trial;
+  }
+}
+
+// The windows' moves: every element of every rank's window arrives once, from the rank that
+// holds it, or is read in place; what r sends q is what q receives from r.
+TEST(DistributedWindows, EveryElementMovesOnceFromItsHolder) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < 500; ++trial) {
+    const int ranks = 1 + int(rng() % 6);
+    const index_t size = index_t(rng() % 50);
+    const std::vector<index_t> sizes = random_sizes(rng, size, ranks), cuts_sizes = random_sizes(rng, size, ranks);
+    std::vector<index_t> cuts{0}, starts{0};
+    for (int q = 0; q < ranks; ++q) {
+      cuts.push_back(cuts.back() + cuts_sizes[std::size_t(q)]);
+      starts.push_back(starts.back() + sizes[std::size_t(q)]);
+    }
+    std::vector<corank::detail::side_moves> moves;
+    for (int r = 0; r < ranks; ++r) moves.push_back(corank::detail::side_moves_of(sizes, cuts, r));
+    for (int r = 0; r < ranks; ++r) {
+      const auto& mv = moves[std::size_t(r)];
+      ASSERT_EQ(mv.window_begin, cuts[std::size_t(r)]);
+      ASSERT_EQ(mv.window_end, cuts[std::size_t(r) + 1]);
+      std::vector<int> times(std::size_t(mv.window_end - mv.window_begin), 0);
+      const auto mark = [&](index_t begin, index_t end, int holder) {
+        for (index_t p = begin; p < end; ++p) {
+          ASSERT_TRUE(p >= starts[std::size_t(holder)] && p < starts[std::size_t(holder) + 1]) << "trial " << trial;
+          ++times[std::size_t(p - mv.window_begin)];
+        }
+      };
+      if (mv.in_place) {
+        mark(mv.window_begin, mv.window_end, r);
+        EXPECT_TRUE(mv.receives.empty());
+      } else {
+        mark(mv.kept_begin(), mv.kept_end(), r);
+        for (const auto& piece : mv.receives) {
+          EXPECT_NE(piece.peer, r);
+          mark(piece.begin, piece.end, piece.peer);
+          // The holder sends exactly this piece to r.
+          const auto& sent = moves[std::size_t(piece.peer)].sends;
+          const auto match = std::find_if(sent.begin(), sent.end(), [&](const auto& s) { return s.peer == r; });
+          ASSERT_NE(match, sent.end()) << "trial " << trial;
+          EXPECT_EQ(match->begin, piece.begin);
+          EXPECT_EQ(match->end, piece.end);
+        }
+      }
+      for (const int t : times) ASSERT_EQ(t, 1) << "trial " << trial << " rank " << r;
+      for (const auto& piece : mv.sends) {  // every send is some peer's receive
+        const auto& got = moves[std::size_t(piece.peer)].receives;
+        EXPECT_TRUE(std::any_of(got.begin(), got.end(), [&](const auto& g) { return g.peer == r && g.begin == piece.begin; }));
+      }
+    }
+  }
+}
+
+}  // namespace
