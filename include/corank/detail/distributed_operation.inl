@@ -1,0 +1,603 @@
+#pragma once
+// Bodies of distributed_operation.cuh: the search's exchanges, the windows' moves, the local
+// call.
+//
+// Every exchange is one all-gather of a block per rank, laid out alike on every rank (each
+// rank computes every rank's layout from what all know): words (sizes, a status), elements
+// of A and of B at positions the rank holds, and counts of its partitions, gathered on its GPU
+// by one small kernel, then copied to pinned host memory for the search. The search runs on
+// every rank on the same data, so every rank gets the same plan without further agreement.
+
+#include <corank/balanced_path.hpp>
+#include <corank/detail/dispatch.cuh>
+#include <corank/detail/distributed_windows.hpp>
+#include <corank/detail/make_args.hpp>
+#include <corank/detail/temporary_pool.hpp>
+#include <corank/detail/two_phase.hpp>
+#include <corank/error.hpp>
+#include <corank/operation.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace corank {
+namespace detail {
+
+// The transport a runner's `comm` stands for (transport_adapter).
+template <class Comm>
+decltype(auto) transport_of(Comm& comm) {
+  return transport_adapter<std::remove_cv_t<Comm>>::get(comm);
+}
+
+// What one rank may find wrong with its own arguments; an exchange tells every rank.
+enum distributed_status : index_t {
+  status_ok,
+  status_negative_size,
+  status_null_a,
+  status_null_b,
+  status_null_output,
+  status_null_values,
+  status_null_values_out,
+  status_out_of_memory,
+};
+
+inline const char* distributed_problem(index_t status) {
+  switch (status) {
+    case status_negative_size: return "a size is negative";
+    case status_null_a: return "input A is a null pointer with a nonzero size";
+    case status_null_b: return "input B is a null pointer with a nonzero size";
+    case status_null_output: return "the output is a null pointer with a nonzero size";
+    case status_null_values: return "the values of A or B are a null pointer with a nonzero size";
+    case status_null_values_out: return "the value output is a null pointer with a nonzero size";
+    case status_out_of_memory: return "the buffer for its windows could not be allocated";
+    default: return "an unknown problem";
+  }
+}
+
+// Every rank throws for the first rank's problem, naming it.
+inline void throw_first_problem(const char* context, const std::vector<index_t>& statuses, int rank) {
+  for (std::size_t q = 0; q < statuses.size(); ++q) {
+    if (statuses[q] == status_ok) continue;
+    const std::string message = std::string(context) + ": rank " + std::to_string(q) +
+                                (int(q) == rank ? " (this rank): " : ": ") + distributed_problem(statuses[q]);
+    if (statuses[q] == status_out_of_memory) throw out_of_memory(message);
+    throw cuda_error(cudaErrorInvalidValue, message);
+  }
+}
+
+inline std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+// One rank's block in an exchange: byte offsets of its words, elements of A, elements of B
+// and counts, and its size.
+struct block_layout {
+  std::size_t words, a_values, b_values, counts, bytes;
+};
+template <class Key>
+block_layout block_layout_of(std::size_t words, std::size_t a_values, std::size_t b_values, std::size_t counts) {
+  block_layout l{};
+  l.a_values = align16(words * sizeof(index_t));
+  l.b_values = l.a_values + align16(a_values * sizeof(Key));
+  l.counts = l.b_values + align16(b_values * sizeof(Key));
+  l.bytes = l.counts + align16(counts * sizeof(index_t));
+  return l;
+}
+
+// What this rank puts in its block: words, its elements at local positions (-1: none), and
+// the counts of its partitions (flag bit 0: of B; bit 1: the upper bound).
+template <class Key>
+struct contribution {
+  std::vector<index_t> words, a_positions, b_positions;
+  std::vector<Key> keys;
+  std::vector<unsigned char> flags;
+};
+
+// The contribution as the kernel reads it, copied to the device: index_t words and positions,
+// then the count keys and flags.
+struct command_layout {
+  std::size_t words, a_items, b_items, counts;  // how many of each
+  std::size_t keys, flags, bytes;               // byte offsets, and the size
+};
+
+template <class Key, class Compare>
+__global__ void distributed_gather_kernel(const Key* a, index_t m, const Key* b, index_t n, const char* command,
+                                          command_layout cl, char* block, block_layout bl, Compare comp) {
+  std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  const index_t* numbers = reinterpret_cast<const index_t*>(command);
+  if (t < cl.words + cl.a_items + cl.b_items) {
+    const index_t x = numbers[t];
+    if (t < cl.words) {
+      reinterpret_cast<index_t*>(block + bl.words)[t] = x;
+    } else if ((t -= cl.words) < cl.a_items) {
+      if (x >= 0) reinterpret_cast<Key*>(block + bl.a_values)[t] = a[x];
+    } else if (x >= 0) {
+      reinterpret_cast<Key*>(block + bl.b_values)[t - cl.a_items] = b[x];
+    }
+    return;
+  }
+  t -= cl.words + cl.a_items + cl.b_items;
+  if (t >= cl.counts) return;
+  const Key key = reinterpret_cast<const Key*>(command + cl.keys)[t];
+  const unsigned char flag = static_cast<unsigned char>(command[cl.flags + t]);
+  const Key* x = (flag & 1) ? b : a;
+  const index_t size = (flag & 1) ? n : m;
+  reinterpret_cast<index_t*>(block + bl.counts)[t] =
+      (flag & 2) ? upper_bound_in(x, index_t(0), size, key, comp) : lower_bound_in(x, index_t(0), size, key, comp);
+}
+
+// Device and pinned host memory of one call's exchanges. The pinned buffer is corank's kept
+// staging buffer (temporary_pool.hpp), given back once `stream` is done with it.
+class distributed_buffers {
+ public:
+  explicit distributed_buffers(cudaStream_t stream) : stream_(stream) {}
+  distributed_buffers(const distributed_buffers&) = delete;
+  distributed_buffers& operator=(const distributed_buffers&) = delete;
+  ~distributed_buffers() {
+    release();
+    cudaGetLastError();  // a failure here belongs to what already failed
+  }
+
+  char* host(std::size_t bytes, const char* context) {
+    if (bytes > bytes_) {
+      release();
+      std::size_t got = bytes;
+      CORANK_TRY(take_pinned_staging(&pinned_, got), context);
+      bytes_ = got;
+    }
+    return static_cast<char*>(pinned_);
+  }
+
+ private:
+  void release() {
+    if (pinned_ == nullptr) return;
+    cudaStreamSynchronize(stream_);  // no copy may still use it
+    give_back_pinned_staging(pinned_, bytes_);
+    pinned_ = nullptr;
+    bytes_ = 0;
+  }
+  cudaStream_t stream_;
+  void* pinned_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// Stream-ordered device memory from corank's pool, freed on the stream when it goes.
+struct stream_allocation {
+  cudaStream_t stream;
+  void* memory = nullptr;
+  stream_allocation(cudaStream_t s) : stream(s) {}
+  stream_allocation(const stream_allocation&) = delete;
+  stream_allocation& operator=(const stream_allocation&) = delete;
+  ~stream_allocation() {
+    if (memory != nullptr) cudaFreeAsync(memory, stream);
+  }
+  char* bytes() const { return static_cast<char*>(memory); }
+};
+
+// One exchange: this rank's contribution gathered into its block on its GPU, every rank's
+// block (block_bytes each) all-gathered, copied back. Returns the blocks, in rank order, in
+// pinned host memory valid until the next exchange through `buffers`.
+template <class Key, class Transport, class Compare>
+const char* exchange_blocks(const char* context, Transport& transport, cudaStream_t stream,
+                            distributed_buffers& buffers, const Key* a, index_t m, const Key* b, index_t n,
+                            Compare comp, const contribution<Key>& mine, const block_layout& layout,
+                            std::size_t block_bytes) {
+  command_layout cl{};
+  cl.words = mine.words.size();
+  cl.a_items = mine.a_positions.size();
+  cl.b_items = mine.b_positions.size();
+  cl.counts = mine.keys.size();
+  cl.keys = align16((cl.words + cl.a_items + cl.b_items) * sizeof(index_t));
+  cl.flags = cl.keys + align16(cl.counts * sizeof(Key));
+  cl.bytes = align16(cl.flags + cl.counts);
+  const std::size_t ranks = std::size_t(transport.ranks());
+  char* host = buffers.host(cl.bytes + ranks * block_bytes, context);
+  char* received = host + cl.bytes;
+  index_t* numbers = reinterpret_cast<index_t*>(host);
+  for (const auto* part : {&mine.words, &mine.a_positions, &mine.b_positions}) {
+    if (!part->empty()) std::memcpy(numbers, part->data(), part->size() * sizeof(index_t));
+    numbers += part->size();
+  }
+  if (cl.counts > 0) {
+    std::memcpy(host + cl.keys, mine.keys.data(), cl.counts * sizeof(Key));
+    std::memcpy(host + cl.flags, mine.flags.data(), cl.counts);
+  }
+
+  const std::size_t send_at = (cl.bytes + 255) / 256 * 256, receive_at = send_at + (block_bytes + 255) / 256 * 256;
+  stream_allocation device(stream);
+  CORANK_TRY(allocate_temporary(&device.memory, receive_at + ranks * block_bytes, stream), context);
+  char* d = device.bytes();
+  CORANK_TRY(cudaMemsetAsync(d + send_at, 0, block_bytes, stream), context);
+  CORANK_TRY(cudaMemcpyAsync(d, host, cl.bytes, cudaMemcpyHostToDevice, stream), context);
+  const std::size_t items = cl.words + cl.a_items + cl.b_items + cl.counts;
+  if (items > 0) {
+    distributed_gather_kernel<<<unsigned((items + 255) / 256), 256, 0, stream>>>(a, m, b, n, d, cl, d + send_at,
+                                                                               layout, comp);
+    CORANK_TRY(cudaGetLastError(), context);
+  }
+  transport.all_gather(d + send_at, d + receive_at, block_bytes, stream);
+  CORANK_TRY(cudaMemcpyAsync(received, d + receive_at, ranks * block_bytes, cudaMemcpyDeviceToHost, stream),
+             context);
+  CORANK_TRY(cudaFreeAsync(device.memory, stream), context);
+  device.memory = nullptr;
+  CORANK_TRY(cudaStreamSynchronize(stream), context);
+  return received;
+}
+
+// Every rank's status in one exchange of a word; every rank throws for the first problem.
+template <class Key, class Transport, class Compare>
+void agree_on_status(const char* context, Transport& transport, cudaStream_t stream, distributed_buffers& buffers,
+                     const Key* a, const Key* b, Compare comp, index_t status) {
+  contribution<Key> mine;
+  mine.words = {status};
+  const block_layout layout = block_layout_of<Key>(1, 0, 0, 0);
+  const char* blocks = exchange_blocks(context, transport, stream, buffers, a, 0, b, 0, comp, mine, layout,
+                                       layout.bytes);
+  std::vector<index_t> statuses(std::size_t(transport.ranks()));
+  for (std::size_t q = 0; q < statuses.size(); ++q) std::memcpy(&statuses[q], blocks + q * layout.bytes, sizeof(index_t));
+  throw_first_problem(context, statuses, transport.rank());
+}
+
+template <class T>
+T read_at(const char* bytes) {
+  T value;
+  std::memcpy(static_cast<void*>(&value), bytes, sizeof(T));
+  return value;
+}
+
+// Where each partition starts: ranks + 1 positions.
+inline std::vector<index_t> starts_of(const std::vector<index_t>& sizes) {
+  std::vector<index_t> starts(sizes.size() + 1, 0);
+  for (std::size_t q = 0; q < sizes.size(); ++q) starts[q + 1] = starts[q] + sizes[q];
+  return starts;
+}
+
+// One round of the search: every rank gathers the requested elements it holds and answers
+// the counts of its partitions; the all-gather gives everyone every answer.
+template <class Key, class Transport, class Compare>
+distributed_answers<Key> exchange_requests(const char* context, Transport& transport, cudaStream_t stream,
+                                           distributed_buffers& buffers, const Key* a, index_t m, const Key* b,
+                                           index_t n, Compare comp, const distributed_requests<Key>& asked,
+                                           const std::vector<index_t>& a_starts,
+                                           const std::vector<index_t>& b_starts) {
+  const std::size_t ranks = std::size_t(transport.ranks()), rank = std::size_t(transport.rank());
+  // The positions rank q holds are a range of the sorted requests: [a_from[q], a_from[q + 1]).
+  std::vector<std::size_t> a_from(ranks + 1), b_from(ranks + 1);
+  for (std::size_t q = 0; q <= ranks; ++q) {
+    a_from[q] = std::size_t(std::lower_bound(asked.a_positions.begin(), asked.a_positions.end(), a_starts[q]) -
+                            asked.a_positions.begin());
+    b_from[q] = std::size_t(std::lower_bound(asked.b_positions.begin(), asked.b_positions.end(), b_starts[q]) -
+                            asked.b_positions.begin());
+  }
+  // Counts go to the rank of their partition, A's before B's, each in request order.
+  std::vector<std::size_t> counts(ranks, 0), a_slot, b_slot;
+  for (const auto& c : asked.a_counts) a_slot.push_back(counts[std::size_t(c.partition)]++);
+  for (const auto& c : asked.b_counts) b_slot.push_back(counts[std::size_t(c.partition)]++);
+  std::vector<block_layout> layouts;
+  std::size_t block_bytes = 16;
+  for (std::size_t q = 0; q < ranks; ++q) {
+    layouts.push_back(block_layout_of<Key>(0, a_from[q + 1] - a_from[q], b_from[q + 1] - b_from[q], counts[q]));
+    block_bytes = std::max(block_bytes, layouts.back().bytes);
+  }
+
+  contribution<Key> mine;
+  for (std::size_t x = a_from[rank]; x < a_from[rank + 1]; ++x) mine.a_positions.push_back(asked.a_positions[x] - a_starts[rank]);
+  for (std::size_t x = b_from[rank]; x < b_from[rank + 1]; ++x) mine.b_positions.push_back(asked.b_positions[x] - b_starts[rank]);
+  for (const auto& c : asked.a_counts) {
+    if (std::size_t(c.partition) != rank) continue;
+    mine.keys.push_back(c.key);
+    mine.flags.push_back(c.right ? 2 : 0);
+  }
+  for (const auto& c : asked.b_counts) {
+    if (std::size_t(c.partition) != rank) continue;
+    mine.keys.push_back(c.key);
+    mine.flags.push_back(c.right ? 3 : 1);
+  }
+  const char* blocks = exchange_blocks(context, transport, stream, buffers, a, m, b, n, comp, mine, layouts[rank],
+                                       block_bytes);
+
+  distributed_answers<Key> answers;
+  for (std::size_t q = 0; q < ranks; ++q) {
+    const char* block = blocks + q * block_bytes;
+    for (std::size_t x = a_from[q]; x < a_from[q + 1]; ++x)
+      answers.a_values.push_back(read_at<Key>(block + layouts[q].a_values + (x - a_from[q]) * sizeof(Key)));
+    for (std::size_t x = b_from[q]; x < b_from[q + 1]; ++x)
+      answers.b_values.push_back(read_at<Key>(block + layouts[q].b_values + (x - b_from[q]) * sizeof(Key)));
+  }
+  const auto count_of = [&](int partition, std::size_t slot) {
+    const std::size_t q = std::size_t(partition);
+    return read_at<index_t>(blocks + q * block_bytes + layouts[q].counts + slot * sizeof(index_t));
+  };
+  for (std::size_t x = 0; x < asked.a_counts.size(); ++x) answers.a_counts.push_back(count_of(asked.a_counts[x].partition, a_slot[x]));
+  for (std::size_t x = 0; x < asked.b_counts.size(); ++x) answers.b_counts.push_back(count_of(asked.b_counts[x].partition, b_slot[x]));
+  return answers;
+}
+
+// Nonempty partitions in rank order: each one's first key not before the last key of the
+// nonempty one before it; else every rank throws unsorted_input for its first element.
+template <class Key, class Compare>
+void check_rank_order(const char* context, const partition_table<Key>& table, char input, Compare comp) {
+  index_t position = 0;
+  const Key* last = nullptr;
+  for (std::size_t q = 0; q < table.sizes.size(); ++q) {
+    if (table.sizes[q] == 0) continue;
+    if (last != nullptr && comp(table.first[q], *last)) throw unsorted_input(context, input, position);
+    last = &table.last[q];
+    position += table.sizes[q];
+  }
+}
+
+template <class Key>
+index_t input_status(const Key* a, index_t m, const Key* b, index_t n) {
+  if (m < 0 || n < 0) return status_negative_size;
+  if (m > 0 && a == nullptr) return status_null_a;
+  if (n > 0 && b == nullptr) return status_null_b;
+  return status_ok;
+}
+
+// Step 1: the plan. `status`: a problem the caller found in its other arguments.
+template <partitioning Partition, class Key, class Transport, class Compare>
+distributed_plan plan_distributed(const char* context, const Key* a, index_t m, const Key* b, index_t n,
+                                  Transport& transport, Compare comp, cudaStream_t stream,
+                                  const distributed_options& options, index_t status = status_ok) {
+  static_assert(std::is_trivially_copyable_v<Key> && alignof(Key) <= 16,
+                "corank's distributed forms move keys as bytes: trivially copyable, aligned to at most 16");
+  const int ranks = transport.ranks(), rank = transport.rank();
+  if (status == status_ok) status = input_status(a, m, b, n);
+  const bool ok = status == status_ok;
+  distributed_buffers buffers(stream);
+
+  // Every rank's sizes, status and boundary keys.
+  contribution<Key> mine;
+  mine.words = {ok ? m : 0, ok ? n : 0, status};
+  mine.a_positions = {ok && m > 0 ? 0 : -1, ok && m > 0 ? m - 1 : -1};
+  mine.b_positions = {ok && n > 0 ? 0 : -1, ok && n > 0 ? n - 1 : -1};
+  const block_layout header = block_layout_of<Key>(3, 2, 2, 0);
+  const char* blocks = exchange_blocks(context, transport, stream, buffers, a, m, b, n, comp, mine, header,
+                                       header.bytes);
+  partition_table<Key> ta, tb;
+  std::vector<index_t> statuses;
+  for (int q = 0; q < ranks; ++q) {
+    const char* block = blocks + std::size_t(q) * header.bytes;
+    ta.sizes.push_back(read_at<index_t>(block));
+    tb.sizes.push_back(read_at<index_t>(block + sizeof(index_t)));
+    statuses.push_back(read_at<index_t>(block + 2 * sizeof(index_t)));
+    ta.first.push_back(read_at<Key>(block + header.a_values));
+    ta.last.push_back(read_at<Key>(block + header.a_values + sizeof(Key)));
+    tb.first.push_back(read_at<Key>(block + header.b_values));
+    tb.last.push_back(read_at<Key>(block + header.b_values + sizeof(Key)));
+  }
+  throw_first_problem(context, statuses, rank);
+  check_rank_order(context, ta, 'A', comp);
+  check_rank_order(context, tb, 'B', comp);
+  index_t total = 0;
+  for (const auto* sizes : {&ta.sizes, &tb.sizes}) {
+    for (const index_t s : *sizes) {
+      if (s > std::numeric_limits<index_t>::max() - total) {
+        throw cuda_error(cudaErrorInvalidValue, std::string(context) + ": the output size does not fit in 64 bits");
+      }
+      total += s;
+    }
+  }
+
+  std::vector<index_t> diagonals;
+  for (int q = 0; q <= ranks; ++q) diagonals.push_back(scaled(total, q, ranks));
+  distributed_co_rank<Partition, Key, Compare> search(diagonals, ta, tb, comp, options.samples);
+  const std::vector<index_t> a_starts = starts_of(ta.sizes), b_starts = starts_of(tb.sizes);
+  while (!search.done()) {
+    search.answer(exchange_requests(context, transport, stream, buffers, a, m, b, n, comp, search.requests(),
+                                    a_starts, b_starts));
+  }
+
+  distributed_plan plan;
+  plan.partition = Partition;
+  plan.rank = rank;
+  plan.a_sizes = std::move(ta.sizes);
+  plan.b_sizes = std::move(tb.sizes);
+  plan.splits = search.splits();
+  plan.rounds = search.rounds();
+  for (int q = 0; q < ranks; ++q) {  // splits out of order: only from inputs unsorted inside a rank
+    if (plan.window_a(q) < 0 || plan.window_b(q) < 0) {
+      throw cuda_error(cudaErrorInvalidValue,
+                       std::string(context) + ": the inputs are not sorted (the splits of the path are out of order)");
+    }
+  }
+  return plan;
+}
+
+// Steps 2 and 3 on this rank: the windows' moves, the op on them. ValuesIn: const Value* or
+// unused; KeysOut, ValuesOut: pointers or unused (count only, keys only).
+template <class Op, class Key, class ValuesIn, class KeysOut, class ValuesOut, class Transport, class Compare>
+index_t run_distributed(const char* context, const Op& op, const distributed_plan& plan, const Key* a,
+                        ValuesIn a_values, const Key* b, ValuesIn b_values, KeysOut keys_out, ValuesOut values_out,
+                        Transport& transport, Compare comp, cudaStream_t stream, strategy kind) {
+  static_assert(!sees_run_starts_v<Op>, "the distributed forms do not take ops that see run starts (op.hpp)");
+  static_assert(std::is_trivially_copyable_v<Key>, "corank's distributed forms move keys as bytes");
+  constexpr bool with_values = is_used_v<ValuesIn>;
+  constexpr bool writes = is_used_v<KeysOut>;
+  using Value = std::conditional_t<with_values, std::remove_const_t<std::remove_pointer_t<ValuesIn>>, char>;
+  static_assert(std::is_trivially_copyable_v<Value>, "corank's distributed forms move values as bytes");
+  if (plan.partition != Op::partition) {  // the same on every rank
+    throw cuda_error(cudaErrorInvalidValue, std::string(context) +
+                                                ": the plan is of the other partitioning (a merge's plan for a set "
+                                                "operation, or the reverse)");
+  }
+  if (plan.ranks() != transport.ranks() || plan.rank != transport.rank()) {
+    throw cuda_error(cudaErrorInvalidValue, std::string(context) + ": the plan was made on rank " +
+                                                std::to_string(plan.rank) + " of " + std::to_string(plan.ranks()) +
+                                                ", not on this rank (" + std::to_string(transport.rank()) + " of " +
+                                                std::to_string(transport.ranks()) + ")");
+  }
+  const int rank = plan.rank;
+  const index_t m = plan.a_sizes[std::size_t(rank)], n = plan.b_sizes[std::size_t(rank)];
+  const index_t bound = plan.output_bound();
+  index_t status = input_status(a, m, b, n);
+  if (status == status_ok && writes && bound > 0 && is_null(keys_out)) status = status_null_output;
+  if constexpr (with_values) {
+    if (status == status_ok && ((m > 0 && a_values == nullptr) || (n > 0 && b_values == nullptr)))
+      status = status_null_values;
+    if (status == status_ok && bound > 0 && is_null(values_out)) status = status_null_values_out;
+  }
+
+  std::vector<index_t> a_cuts, b_cuts;
+  for (const auto& s : plan.splits) {
+    a_cuts.push_back(s.a);
+    b_cuts.push_back(s.b);
+  }
+  const side_moves moves[2] = {side_moves_of(plan.a_sizes, a_cuts, rank), side_moves_of(plan.b_sizes, b_cuts, rank)};
+  // The assembled windows: A's keys, B's keys, A's values, B's values (those not in place).
+  std::size_t offsets[2][2] = {}, bytes = 0;
+  const std::size_t element[2] = {sizeof(Key), sizeof(Value)};
+  for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
+    for (int side = 0; side < 2; ++side) {
+      if (moves[side].in_place) continue;
+      offsets[kind_of][side] = bytes;
+      bytes += (std::size_t(moves[side].window_end - moves[side].window_begin) * element[kind_of] + 255) / 256 * 256;
+    }
+  }
+  distributed_buffers buffers(stream);
+  stream_allocation windows(stream);
+  if (status == status_ok && bytes > 0 && allocate_temporary(&windows.memory, bytes, stream) != cudaSuccess) {
+    cudaGetLastError();
+    windows.memory = nullptr;
+    status = status_out_of_memory;
+  }
+  agree_on_status(context, transport, stream, buffers, a, b, comp, status);
+
+  // Step 2: the pieces this rank keeps are copied into its assembled windows, the others
+  // cross the transport, keys before values, A before B, in peer order on both ends.
+  const char* own[2][2] = {{reinterpret_cast<const char*>(a), reinterpret_cast<const char*>(b)}, {}};
+  if constexpr (with_values) {
+    own[1][0] = reinterpret_cast<const char*>(a_values);
+    own[1][1] = reinterpret_cast<const char*>(b_values);
+  }
+  std::vector<distributed_send> sends;
+  std::vector<distributed_receive> receives;
+  for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
+    for (int side = 0; side < 2; ++side) {
+      const side_moves& mv = moves[side];
+      const std::size_t size = element[kind_of];
+      char* window = windows.bytes() + offsets[kind_of][side];
+      for (const window_piece& piece : mv.sends) {
+        sends.push_back({piece.peer, own[kind_of][side] + std::size_t(piece.begin - mv.own_begin) * size,
+                         std::size_t(piece.size()) * size});
+      }
+      if (mv.in_place) continue;
+      for (const window_piece& piece : mv.receives) {
+        receives.push_back({piece.peer, window + std::size_t(piece.begin - mv.window_begin) * size,
+                            std::size_t(piece.size()) * size});
+      }
+      if (mv.kept_end() > mv.kept_begin()) {
+        CORANK_TRY(cudaMemcpyAsync(window + std::size_t(mv.kept_begin() - mv.window_begin) * size,
+                                   own[kind_of][side] + std::size_t(mv.kept_begin() - mv.own_begin) * size,
+                                   std::size_t(mv.kept_end() - mv.kept_begin()) * size, cudaMemcpyDeviceToDevice,
+                                   stream),
+                   context);
+      }
+    }
+  }
+  transport.exchange(sends, receives, stream);
+
+  // Step 3: the op on the windows, where they lie.
+  const auto window = [&](int kind_of, int side) -> const char* {
+    const side_moves& mv = moves[side];
+    if (mv.window_end == mv.window_begin) return nullptr;
+    if (!mv.in_place) return windows.bytes() + offsets[kind_of][side];
+    return own[kind_of][side] + std::size_t(mv.window_begin - mv.own_begin) * element[kind_of];
+  };
+  const Key* wa = reinterpret_cast<const Key*>(window(0, 0));
+  const Key* wb = reinterpret_cast<const Key*>(window(0, 1));
+  const index_t size_a = moves[0].window_end - moves[0].window_begin, size_b = moves[1].window_end - moves[1].window_begin;
+  const auto args = [&] {
+    if constexpr (with_values) {
+      return make_args(wa, size_a, wb, size_b, reinterpret_cast<const Value*>(window(1, 0)),
+                       reinterpret_cast<const Value*>(window(1, 1)), keys_out, values_out);
+    } else {
+      return make_args(wa, size_a, wb, size_b, unused{}, unused{}, keys_out, values_out);
+    }
+  }();
+  if constexpr (writes && Op::output_size_is_input_size) {  // the size is known: no wait
+    throw_on_bad_arguments(args, context);
+    run_two_phase(context, stream, [&](void* temp, std::size_t& temp_bytes, index_t*) {
+      return dispatch(temp, temp_bytes, op, args, nullptr, comp, stream, kind);
+    });
+    return size_a + size_b;
+  } else {
+    return run_counted(context, op, args, comp, stream, kind);
+  }
+}
+
+}  // namespace detail
+
+template <class Op>
+template <class Key, class Comm, class Compare>
+distributed_plan detail::distributed_runner<Op>::plan(const Key* a, index_t m, const Key* b, index_t n, Comm&& comm,
+                                                      Compare comp, cudaStream_t stream,
+                                                      const distributed_options& options) const {
+  decltype(auto) transport = detail::transport_of(comm);
+  return detail::plan_distributed<Op::partition>(name, a, m, b, n, transport, comp, stream, options);
+}
+
+template <class Op>
+template <class Key, class Comm, class Compare>
+index_t distributed_keys_operation<Op>::operator()(const distributed_plan& plan, const Key* a, const Key* b, Key* out,
+                                                   Comm&& comm, Compare comp, cudaStream_t stream,
+                                                   const distributed_options& options) const {
+  decltype(auto) transport = detail::transport_of(comm);
+  return detail::run_distributed(this->name, this->op, plan, a, detail::unused{}, b, detail::unused{}, out, detail::unused{},
+                                 transport, comp, stream, options.kind);
+}
+
+template <class Op>
+template <class Key, class Comm, class Compare>
+index_t distributed_keys_operation<Op>::operator()(const Key* a, index_t m, const Key* b, index_t n, Key* out,
+                                                   Comm&& comm, Compare comp, cudaStream_t stream,
+                                                   const distributed_options& options) const {
+  return (*this)(this->plan(a, m, b, n, comm, comp, stream, options), a, b, out, comm, comp, stream, options);
+}
+
+template <class Op>
+template <class Key, class Value, class Comm, class Compare>
+index_t distributed_by_key_operation<Op>::operator()(const distributed_plan& plan, const Key* a,
+                                                     const Value* a_values, const Key* b, const Value* b_values,
+                                                     Key* keys_out, Value* values_out, Comm&& comm, Compare comp,
+                                                     cudaStream_t stream, const distributed_options& options) const {
+  decltype(auto) transport = detail::transport_of(comm);
+  return detail::run_distributed(this->name, this->op, plan, a, a_values, b, b_values, keys_out, values_out, transport, comp,
+                                 stream, options.kind);
+}
+
+template <class Op>
+template <class Key, class Value, class Comm, class Compare>
+index_t distributed_by_key_operation<Op>::operator()(const Key* a, const Value* a_values, index_t m, const Key* b,
+                                                     const Value* b_values, index_t n, Key* keys_out,
+                                                     Value* values_out, Comm&& comm, Compare comp,
+                                                     cudaStream_t stream, const distributed_options& options) const {
+  return (*this)(this->plan(a, m, b, n, comm, comp, stream, options), a, a_values, b, b_values, keys_out, values_out, comm,
+                 comp, stream, options);
+}
+
+template <class Op>
+template <class Key, class Comm, class Compare>
+index_t distributed_count_operation<Op>::operator()(const distributed_plan& plan, const Key* a, const Key* b,
+                                                    Comm&& comm, Compare comp, cudaStream_t stream,
+                                                    const distributed_options& options) const {
+  decltype(auto) transport = detail::transport_of(comm);
+  return detail::run_distributed(this->name, this->op, plan, a, detail::unused{}, b, detail::unused{}, detail::unused{},
+                                 detail::unused{}, transport, comp, stream, options.kind);
+}
+
+template <class Op>
+template <class Key, class Comm, class Compare>
+index_t distributed_count_operation<Op>::operator()(const Key* a, index_t m, const Key* b, index_t n, Comm&& comm,
+                                                    Compare comp, cudaStream_t stream,
+                                                    const distributed_options& options) const {
+  return (*this)(this->plan(a, m, b, n, comm, comp, stream, options), a, b, comm, comp, stream, options);
+}
+
+}  // namespace corank

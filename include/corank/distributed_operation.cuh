@@ -1,0 +1,174 @@
+#pragma once
+// Running any merge-path op on inputs spread over several GPUs (ranks), each rank holding one
+// partition of A and one of B on its GPU, the partitions ordered by rank (rank r's keys not
+// after rank r + 1's). Each rank ends up with its share of the output: the op's path is cut
+// into equal ranges, rank r taking diagonals [r (m + n) / P, (r + 1) (m + n) / P) (m, n: the
+// inputs' sizes over all P ranks), so merge outputs are equal (within one) and set-operation
+// outputs depend on the data. Three steps, all ranks calling together:
+//   1. the distributed co-rank (distributed_co_rank.hpp): one all-gather of every rank's sizes
+//      and boundary keys, then rounds of all-gathers of a few elements per cut (two or three);
+//   2. one exchange of the windows: each element that lies in another rank's window moves
+//      there, once, point to point; a window inside its rank's own partition does not move;
+//   3. the op on the rank's windows, one corank call (operation.cuh) on its GPU.
+// ops/corank/nccl.cuh names the merges and set operations over NCCL:
+//
+//   corank::distributed_plan plan = corank::nccl_merge.plan(a, m, b, n, comm, {}, stream);
+//   // out: plan.output_bound() elements on this rank's GPU
+//   corank::index_t count = corank::nccl_merge(plan, a, b, out, comm, {}, stream);
+//
+// The transport: `comm` is an ncclComm_t (with <corank/nccl.cuh>) or any object with
+//   int rank() const; int ranks() const;
+//   // collective: rank q's `bytes` at `send` land at recv + q * bytes on every rank
+//   void all_gather(const void* send, void* recv, std::size_t bytes, cudaStream_t stream);
+//   // collective, point to point: each send to peer q is matched, in order, by q's receive
+//   void exchange(const std::vector<corank::distributed_send>& sends,
+//                 const std::vector<corank::distributed_receive>& receives, cudaStream_t stream);
+// both enqueued on `stream`, on device memory, throwing on failure.
+//
+// Every runner, on every rank, with this rank's partitions A (m elements at a) and B (n at b):
+// - Result: rank r's share of operation.cuh's result of the op on the inputs its ranks hold
+//   in rank order; the shares of all ranks in rank order are that result. Returns this rank's
+//   output size: the merge's is its diagonals' range, known without waiting.
+// - Preconditions: every rank calls the same runner with the same comparator, options and
+//   transport, collectively, the current device being the one its transport's GPU. A and B
+//   sorted by `comp` across the ranks (not checked inside partitions; the order between
+//   ranks is). Pointers are device memory of this rank's GPU; Key and Value are trivially
+//   copyable (they move as bytes); `comp` and the op also run on the host (the search). The
+//   outputs hold plan.output_bound() elements (the one-call forms: (m + n) / P + 1 over all
+//   ranks always do) and overlap no input.
+// - Two forms. plan(): the search alone (step 1), collective; returns the same plan on every
+//   rank. operator()(plan, ...): steps 2 and 3, for a plan of an op of the same partitioning
+//   (a merge's or a set operation's) over the same partitions. operator()(a, m, b, ...): both.
+// - Synchronizes: plan() waits for its exchanges (a few, of a few kB each); the run returns
+//   once the output size is known: the merges after enqueueing the local call, set operations
+//   and counts after it ends. Temporary storage comes from corank's pool (memory.hpp); all
+//   work goes to `stream`.
+// - Errors, thrown: arguments one rank gets wrong (negative sizes, null pointers with a
+//   nonzero size, a plan of another partitioning) and inputs out of order between ranks
+//   (corank::unsorted_input, naming the first element of the rank whose first key comes
+//   before the previous nonempty rank's last) are found in an exchange, so every rank throws,
+//   the others naming the rank at fault; so is a receive buffer that cannot be allocated
+//   (corank::out_of_memory). A failure of the transport, a CUDA call or the local call throws
+//   on the ranks where it happens (nccl_error, cuda_error, out_of_memory), and may leave the
+//   others waiting in the next collective: abort the communicator then (ncclCommAbort).
+// - Cost: per rank, its windows' elements (keys and values) cross the transport once at most,
+//   plus the search's P (words + 4 keys) and a few rounds of up to 2^15 keys per side in all;
+//   then operation.cuh's cost on windows of (m + n) / P elements.
+// - Not here: the paired intersection, ops that see run starts, graph capture (the search
+//   waits for the host), several partitions per rank.
+
+#include <corank/comparators.hpp>
+#include <corank/config.hpp>
+#include <corank/distributed_co_rank.hpp>
+#include <corank/strategy.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+namespace corank {
+
+// A transport's point-to-point transfers: `bytes` of device memory to or from `peer`.
+struct distributed_send {
+  int peer;
+  const void* data;
+  std::size_t bytes;
+};
+struct distributed_receive {
+  int peer;
+  void* data;
+  std::size_t bytes;
+};
+
+// How a distributed call searches and runs; the same on every rank.
+struct distributed_options {
+  // Elements the search reads per cut and input in a round (0: max(64, 2^15 / cuts)): more
+  // read more per round and take fewer rounds.
+  index_t samples = 0;
+  // The local call's strategy (strategy.hpp).
+  strategy kind = default_strategy;
+};
+
+namespace detail {
+template <class T, class = void>
+struct is_transport : std::false_type {};
+template <class T>
+struct is_transport<T, std::void_t<decltype(std::declval<const T&>().rank()), decltype(std::declval<const T&>().ranks())>>
+    : std::true_type {};
+}  // namespace detail
+
+// How a runner's `comm` becomes a transport: a transport is itself; <corank/nccl.cuh>
+// specializes this for ncclComm_t.
+template <class Comm, class = void>
+struct transport_adapter {
+  static Comm& get(Comm& comm) {
+    static_assert(detail::is_transport<Comm>::value,
+                  "corank: `comm` is neither a transport (distributed_operation.cuh) nor an ncclComm_t; for an "
+                  "ncclComm_t include <corank/nccl.cuh>");
+    return comm;
+  }
+};
+
+namespace detail {
+// What every runner has: the op, its name in errors, and the search.
+template <class Op>
+struct distributed_runner {
+  Op op{};
+  const char* name = "corank::distributed operation";  // says who failed, in errors
+
+  // Step 1 alone (collective): the same plan on every rank.
+  template <class Key, class Comm, class Compare = corank::less>
+  distributed_plan plan(const Key* a, index_t m, const Key* b, index_t n, Comm&& comm, Compare comp = {},
+                        cudaStream_t stream = nullptr, const distributed_options& options = {}) const;
+};
+}  // namespace detail
+
+// Writes this rank's share of the keys the op emits to out.
+template <class Op>
+struct distributed_keys_operation : detail::distributed_runner<Op> {
+  template <class Key, class Comm, class Compare = corank::less>
+  index_t operator()(const distributed_plan& plan, const Key* a, const Key* b, Key* out, Comm&& comm,
+                     Compare comp = {}, cudaStream_t stream = nullptr,
+                     const distributed_options& options = {}) const;
+
+  template <class Key, class Comm, class Compare = corank::less>
+  index_t operator()(const Key* a, index_t m, const Key* b, index_t n, Key* out, Comm&& comm, Compare comp = {},
+                     cudaStream_t stream = nullptr, const distributed_options& options = {}) const;
+};
+
+// As distributed_keys_operation, with values (a_values beside A, b_values beside B) moving
+// with their keys: values_out[i] is the value of the key written to keys_out[i].
+template <class Op>
+struct distributed_by_key_operation : detail::distributed_runner<Op> {
+  template <class Key, class Value, class Comm, class Compare = corank::less>
+  index_t operator()(const distributed_plan& plan, const Key* a, const Value* a_values, const Key* b,
+                     const Value* b_values, Key* keys_out, Value* values_out, Comm&& comm, Compare comp = {},
+                     cudaStream_t stream = nullptr, const distributed_options& options = {}) const;
+
+  template <class Key, class Value, class Comm, class Compare = corank::less>
+  index_t operator()(const Key* a, const Value* a_values, index_t m, const Key* b, const Value* b_values, index_t n,
+                     Key* keys_out, Value* values_out, Comm&& comm, Compare comp = {},
+                     cudaStream_t stream = nullptr, const distributed_options& options = {}) const;
+};
+
+// This rank's output size only (its windows' keys still move).
+template <class Op>
+struct distributed_count_operation : detail::distributed_runner<Op> {
+  template <class Key, class Comm, class Compare = corank::less>
+  index_t operator()(const distributed_plan& plan, const Key* a, const Key* b, Comm&& comm, Compare comp = {},
+                     cudaStream_t stream = nullptr, const distributed_options& options = {}) const;
+
+  template <class Key, class Comm, class Compare = corank::less>
+  index_t operator()(const Key* a, index_t m, const Key* b, index_t n, Comm&& comm, Compare comp = {},
+                     cudaStream_t stream = nullptr, const distributed_options& options = {}) const;
+};
+
+template <class Op> distributed_keys_operation(Op) -> distributed_keys_operation<Op>;
+template <class Op> distributed_by_key_operation(Op) -> distributed_by_key_operation<Op>;
+template <class Op> distributed_count_operation(Op) -> distributed_count_operation<Op>;
+
+}  // namespace corank
+
+#include <corank/detail/distributed_operation.inl>

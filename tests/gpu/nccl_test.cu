@@ -1,0 +1,201 @@
+// The distributed forms over NCCL (ops/corank/nccl.cuh), against the single-GPU call on the
+// whole inputs (support/distributed_cases.hpp): with one rank (a communicator of GPU 0), every
+// operation, keys, by-key and count forms, and the names as a user writes them; and with every
+// GPU of the machine, one rank per GPU, each on its own thread, where there are two or more
+// (skipped, saying so, where there is one). Built where NCCL was found (CORANK_WITH_NCCL).
+// Machines whose NVLink multicast is not usable need NCCL_NVLS_ENABLE=0 (ctest sets it).
+
+#include <corank/nccl.cuh>
+
+#include "support/distributed_cases.hpp"
+#include "support/gpu.hpp"
+#include "support/test_env.hpp"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+#include <nccl.h>
+
+#include <cstdint>
+#include <exception>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace corank::test;
+using corank::index_t;
+
+int gpu_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+// One communicator per device 0 .. devices - 1 (ncclCommInitAll), destroyed at the end.
+struct nccl_comms {
+  std::vector<ncclComm_t> comms;
+  explicit nccl_comms(int devices) : comms(std::size_t(devices)) {
+    std::vector<int> list(static_cast<std::size_t>(devices));
+    std::iota(list.begin(), list.end(), 0);
+    const ncclResult_t r = ncclCommInitAll(comms.data(), devices, list.data());
+    if (r != ncclSuccess) {
+      comms.clear();
+      throw std::runtime_error(std::string("ncclCommInitAll: ") + ncclGetErrorString(r));
+    }
+  }
+  ~nccl_comms() {
+    for (ncclComm_t c : comms) ncclCommDestroy(c);
+  }
+};
+
+// body(rank, comm) on one thread per rank, the current device the rank's GPU.
+template <class Body>
+std::string run_nccl(nccl_comms& comms, Body body) {
+  std::vector<std::string> errors(comms.comms.size());
+  std::vector<std::thread> threads;
+  for (std::size_t r = 0; r < comms.comms.size(); ++r) {
+    threads.emplace_back([&, r] {
+      try {
+        cuda_check(cudaSetDevice(int(r)), "cudaSetDevice");
+        body(int(r), comms.comms[r]);
+      } catch (const std::exception& e) {
+        errors[r] = "rank " + std::to_string(r) + ": " + e.what();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors) {
+    if (!e.empty()) return e;
+  }
+  return "";
+}
+
+template <class Op, class Key>
+void run_case(nccl_comms& comms, const distributed_case<Key>& c) {
+  using compare = typename key_traits<Key>::compare;
+  std::vector<rank_outputs<Key>> outs(comms.comms.size());
+  const std::string error = run_nccl(comms, [&](int r, ncclComm_t comm) {
+    cudaStream_t stream = nullptr;
+    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    try {
+      outs[std::size_t(r)] = run_rank<Op>(c, r, comm, compare{}, stream, {});
+    } catch (...) {
+      cudaStreamDestroy(stream);
+      throw;
+    }
+    cudaStreamDestroy(stream);
+  });
+  ASSERT_EQ(error, "") << c.name;
+  cuda_check(cudaSetDevice(0), "cudaSetDevice");
+  check_ranks<Op>(c, outs, compare{});
+}
+
+template <class Op, class Key>
+void run_every_case(nccl_comms& comms) {
+  auto rng = make_rng();
+  const int ranks = int(comms.comms.size());
+  const std::size_t big = quick_or(200000, 3000);
+  for (const spread s : all_spreads) {
+    for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{0, 0}, {37, 0}, {4099, 2048}, {big, big / 2 + 1}}) {
+      run_case<Op>(comms, make_distributed_case<Key>(s, m, n, ranks, rng() % 2 == 0, rng));
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+template <class Key>
+void every_operation(nccl_comms& comms) {
+  run_every_case<corank::ops::merge_op, Key>(comms);
+  run_every_case<corank::ops::set_union_op, Key>(comms);
+  run_every_case<corank::ops::set_intersection_op, Key>(comms);
+  run_every_case<corank::ops::set_difference_op, Key>(comms);
+  run_every_case<corank::ops::set_symmetric_difference_op, Key>(comms);
+}
+
+class NcclOneRank : public gpu_test {};
+
+TEST_F(NcclOneRank, EveryOperationInt64) {
+  nccl_comms comms(1);
+  every_operation<std::int64_t>(comms);
+}
+
+TEST_F(NcclOneRank, EveryOperationComparatorOnlyKey) {
+  nccl_comms comms(1);
+  every_operation<opaque_key>(comms);
+}
+
+// The names as the README writes them: plan, then run; the one-call forms; counts.
+TEST_F(NcclOneRank, Names) {
+  nccl_comms comms(1);
+  ncclComm_t comm = comms.comms[0];
+  cudaStream_t stream = nullptr;
+  const std::vector<long> ha{1, 3, 3, 5, 8}, hb{2, 3, 8, 9};
+  const std::vector<int> hva{0, 1, 2, 3, 4}, hvb{10, 11, 12, 13};
+  const device_buffer<long> a(ha), b(hb);
+  const device_buffer<int> va(hva), vb(hvb);
+  device_buffer<long> out(10);
+  device_buffer<int> vout(10);
+
+  const corank::distributed_plan plan = corank::nccl_merge.plan(a.data(), 5, b.data(), 4, comm, {}, stream);
+  EXPECT_EQ(plan.output_bound(), 9);
+  EXPECT_EQ(corank::nccl_merge(plan, a.data(), b.data(), out.data(), comm, {}, stream), 9);
+  cuda_check(cudaStreamSynchronize(stream), "nccl_merge");
+  std::vector<long> merged = out.to_host();
+  merged.resize(9);
+  EXPECT_EQ(merged, (std::vector<long>{1, 2, 3, 3, 3, 5, 8, 8, 9}));
+
+  EXPECT_EQ(corank::nccl_merge_by_key(a.data(), va.data(), 5, b.data(), vb.data(), 4, out.data(), vout.data(), comm), 9);
+  std::vector<int> values = vout.to_host();
+  values.resize(9);
+  EXPECT_EQ(values, (std::vector<int>{0, 10, 1, 2, 11, 3, 4, 12, 13}));  // equal keys: A's first
+
+  const index_t united = corank::nccl_set_union(a.data(), 5, b.data(), 4, out.data(), comm);
+  std::vector<long> uni = out.to_host();
+  uni.resize(std::size_t(united));
+  EXPECT_EQ(uni, (std::vector<long>{1, 2, 3, 3, 5, 8, 9}));
+  EXPECT_EQ(corank::nccl_set_intersection_count(a.data(), 5, b.data(), 4, comm), 2);
+  EXPECT_EQ(corank::nccl_set_difference_count(a.data(), 5, b.data(), 4, comm), 3);
+  EXPECT_EQ(corank::nccl_set_symmetric_difference_count(a.data(), 5, b.data(), 4, comm), 5);
+  const corank::distributed_plan balanced = corank::nccl_set_intersection.plan(a.data(), 5, b.data(), 4, comm);
+  EXPECT_EQ(corank::nccl_set_intersection_by_key(balanced, a.data(), va.data(), b.data(), vb.data(), out.data(),
+                                                 vout.data(), comm),
+            2);
+  EXPECT_EQ(corank::nccl_set_union_count(balanced, a.data(), b.data(), comm), 7);  // the same partitioning
+  EXPECT_THROW(corank::nccl_merge(balanced, a.data(), b.data(), out.data(), comm), corank::cuda_error);
+}
+
+// Every GPU of the machine, one rank each.
+class NcclAllGpus : public gpu_test {
+ protected:
+  void SetUp() override {
+    gpu_test::SetUp();
+    if (IsSkipped()) return;
+    if (gpu_count() < 2) GTEST_SKIP() << "one GPU: the NCCL test across GPUs needs two or more (nvidia-h200-x2)";
+  }
+};
+
+TEST_F(NcclAllGpus, EveryOperationInt64) {
+  nccl_comms comms(gpu_count());
+  every_operation<std::int64_t>(comms);
+}
+
+TEST_F(NcclAllGpus, EveryOperationComparatorOnlyKey) {
+  nccl_comms comms(gpu_count());
+  every_operation<opaque_key>(comms);
+}
+
+// A rank whose current device is not its communicator's is told so.
+TEST_F(NcclAllGpus, WrongDeviceIsRefused) {
+  nccl_comms comms(gpu_count());
+  cuda_check(cudaSetDevice(1), "cudaSetDevice");
+  EXPECT_THROW(corank::nccl_transport transport(comms.comms[0]), corank::cuda_error);
+  cuda_check(cudaSetDevice(0), "cudaSetDevice");
+}
+
+}  // namespace
