@@ -20,7 +20,9 @@
 // 2. Rounds: a cut whose range [lo, hi] holds more than s positions reads s evenly spaced
 //    probes (A[p] and B[k-1-p]), which narrow it (s + 1)-fold; one of at most s positions
 //    reads all of them (and, on the balanced path, the elements next to them), which settles
-//    it. s is max(64, 2^15 / cuts) unless given: a range of 2^30 settles in two rounds.
+//    it. s is max(256, 2^12 / cuts) unless given: a range of 2^30 cut once settles in three
+//    rounds. A round costs a round trip between the ranks and, on the host, a few ns per
+//    element read: fewer, larger rounds cost more than they save.
 // 3. Balanced path: balanced_split_from's run searches become the next key's lower and upper
 //    bound in A and in B, sums over partitions. Every partition counts whole or not at all
 //    from its boundary keys but, per bound, the one that holds the run's end, which one round
@@ -84,10 +86,10 @@ inline index_t scaled(index_t r, index_t t, index_t d) { return r / d * t + r % 
 
 // The first index in [low, high) where `holds` (false, then true along the range) is true,
 // else high.
-template <class Predicate>
-std::size_t first_true(std::size_t low, std::size_t high, Predicate holds) {
+template <class Index, class Predicate>
+Index first_true(Index low, Index high, Predicate holds) {
   while (low < high) {
-    const std::size_t mid = low + (high - low) / 2;
+    const Index mid = low + (high - low) / 2;
     if (holds(mid)) high = mid; else low = mid + 1;
   }
   return low;
@@ -136,12 +138,13 @@ struct distributed_side {
 template <partitioning Partition, class Key, class Compare = corank::less>
 class distributed_co_rank {
  public:
-  // Elements read per side and round, shared by the cuts (each reads at least 64).
-  static constexpr index_t default_budget = index_t(1) << 15;
+  // Elements read per side and round, shared by the cuts (each reads at least min_samples).
+  static constexpr index_t default_budget = index_t(1) << 12;
+  static constexpr index_t min_samples = 256;
   static constexpr index_t max_samples = index_t(1) << 30;  // larger `samples` are taken as this
 
   // The search for the splits of `diagonals` over partitions a and b; samples: the probes per
-  // cut and side in a round (0: max(64, default_budget / cuts)). Narrows with the tables and
+  // cut and side in a round (0: max(min_samples, default_budget / cuts)). Narrows with the tables and
   // prepares the first round's requests.
   distributed_co_rank(const std::vector<index_t>& diagonals, const partition_table<Key>& a,
                       const partition_table<Key>& b, Compare comp = {}, index_t samples = 0)
@@ -158,7 +161,7 @@ class distributed_co_rank {
       cuts_.push_back(c);
     }
     samples_ = samples > 0 ? std::min(samples, max_samples)
-                           : std::max<index_t>(64, default_budget / std::max<index_t>(1, pending_));
+                           : std::max<index_t>(min_samples, default_budget / std::max<index_t>(1, pending_));
     plan_round();
   }
 
@@ -276,11 +279,8 @@ class distributed_co_rank {
           if (c.hi - c.lo <= samples_) c.step = phase::settle;
         }
         if (c.step == phase::search) {
-          for (index_t t = 1; t <= samples_; ++t) {
-            const index_t p = probe(c, t);
-            want(requests_.a_positions, a_, p);
-            want(requests_.b_positions, b_, c.k - 1 - p);
-          }
+          for (index_t t = 1; t <= samples_; ++t) want(requests_.a_positions, a_, probe(c, t));
+          for (index_t t = samples_; t >= 1; --t) want(requests_.b_positions, b_, c.k - 1 - probe(c, t));
         } else if (c.step == phase::settle) {
           index_t a_begin, a_end, b_begin, b_end;
           grid(c, a_begin, a_end, b_begin, b_end);
@@ -297,7 +297,7 @@ class distributed_co_rank {
         }
       }
       for (auto* asked : {&requests_.a_positions, &requests_.b_positions}) {
-        std::sort(asked->begin(), asked->end());
+        if (!std::is_sorted(asked->begin(), asked->end())) std::sort(asked->begin(), asked->end());
         asked->erase(std::unique(asked->begin(), asked->end()), asked->end());
       }
       const bool empty = requests_.a_positions.empty() && requests_.b_positions.empty() &&
@@ -311,22 +311,16 @@ class distributed_co_rank {
   void resolve(const distributed_answers<Key>* answers) {
     answers_ = answers;
     for (cut& c : cuts_) {
+      // B[k-1-p] < A[p] is false, then true, along p: the split is where it turns, found by
+      // a binary search over what the round read (O(log s) of its s probes per cut).
+      const auto after = [&](index_t p) { return comp_(b_at(c.k - 1 - p), a_at(p)); };
       if (c.step == phase::search) {
-        index_t lo = c.lo, hi = c.hi;
-        for (index_t t = 1; t <= samples_; ++t) {
-          const index_t p = probe(c, t);
-          if (comp_(b_at(c.k - 1 - p), a_at(p))) hi = std::min(hi, p); else lo = std::max(lo, p + 1);
-        }
+        const index_t t = detail::first_true<index_t>(1, samples_ + 1, [&](index_t u) { return after(probe(c, u)); });
+        const index_t lo = t > 1 ? probe(c, t - 1) + 1 : c.lo, hi = t <= samples_ ? probe(c, t) : c.hi;
         c.lo = lo;
         c.hi = std::max(hi, lo);
       } else if (c.step == phase::settle) {
-        index_t i = c.hi;
-        for (index_t p = c.lo; p < c.hi; ++p) {
-          if (comp_(b_at(c.k - 1 - p), a_at(p))) {
-            i = p;
-            break;
-          }
-        }
+        const index_t i = detail::first_true(c.lo, c.hi, after);
         if (balanced) start_balanced(c, i); else finish(c, {i, c.k - i});
       } else if (c.step == phase::count) {
         for (int which = 0; which < 4; ++which) {
@@ -349,7 +343,7 @@ class distributed_co_rank {
   // and count whole; the next one needs a count only if some of it is before key (not after
   // it); the rest count nothing.
   bound decide(const detail::distributed_side<Key>& side, const Key& key, bool right) const {
-    const std::size_t whole = detail::first_true(0, side.nonempty(), [&](std::size_t q) {
+    const std::size_t whole = detail::first_true<std::size_t>(0, side.nonempty(), [&](std::size_t q) {
       return right ? comp_(key, side.last[q]) : !comp_(side.last[q], key);
     });
     if (whole == side.nonempty()) return {side.size};

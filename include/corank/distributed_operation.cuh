@@ -6,7 +6,7 @@
 // inputs' sizes over all P ranks), so merge outputs are equal (within one) and set-operation
 // outputs depend on the data. Three steps, all ranks calling together:
 //   1. the distributed co-rank (distributed_co_rank.hpp): one all-gather of every rank's sizes
-//      and boundary keys, then rounds of all-gathers of a few elements per cut (two or three);
+//      and boundary keys, then rounds of all-gathers of a few thousand elements (two to four);
 //   2. one exchange of the windows: each element that lies in another rank's window moves
 //      there, once, point to point; a window inside its rank's own partition does not move;
 //   3. the op on the rank's windows, one corank call (operation.cuh) on its GPU.
@@ -52,7 +52,7 @@
 //   on the ranks where it happens (nccl_error, cuda_error, out_of_memory), and may leave the
 //   others waiting in the next collective: abort the communicator then (ncclCommAbort).
 // - Cost: per rank, its windows' elements (keys and values) cross the transport once at most,
-//   plus the search's P (words + 4 keys) and a few rounds of up to 2^15 keys per side in all;
+//   plus the search's P (3 words + 4 keys) and a few rounds of about 2^12 keys per side in all;
 //   then operation.cuh's cost on windows of (m + n) / P elements.
 // - Not here: the paired intersection, ops that see run starts, graph capture (the search
 //   waits for the host), several partitions per rank.
@@ -84,8 +84,8 @@ struct distributed_receive {
 
 // How a distributed call searches and runs; the same on every rank.
 struct distributed_options {
-  // Elements the search reads per cut and input in a round (0: max(64, 2^15 / cuts)): more
-  // read more per round and take fewer rounds.
+  // Elements the search reads per cut and input in a round (0: max(256, 2^12 / cuts)): more
+  // read more per round and take fewer rounds (distributed_co_rank.hpp).
   index_t samples = 0;
   // The local call's strategy (strategy.hpp).
   strategy kind = default_strategy;

@@ -127,7 +127,8 @@ TEST_F(DistributedInProcessOptions, EachWindowMovesOnce) {
     std::vector<std::size_t> received(4);
     const auto errors = run_in_process(4, 0, [&](int r, in_process_transport& t) {
       stream_guard st;
-      std::vector<std::int64_t> ha(c.a.begin(), c.a.end()), hb(c.b.begin(), c.b.end());
+      const std::vector<std::int64_t>& ha = c.a;
+      const std::vector<std::int64_t>& hb = c.b;
       index_t a_start = 0, b_start = 0;
       for (int q = 0; q < r; ++q) {
         a_start += c.a_sizes[std::size_t(q)];
@@ -169,7 +170,9 @@ TEST_F(DistributedInProcessOptions, EachWindowMovesOnce) {
     }
     std::cout << to_string(s) << ": " << moved / sizeof(std::int64_t) << " of " << c.a.size() + c.b.size()
               << " elements moved, search rounds " << plans[0].rounds << "\n";
-    if (s == spread::uniform) EXPECT_EQ(moved, 0u) << "even partitions of interleaved inputs stay in place";
+    if (s == spread::uniform) {  // even partitions of interleaved inputs: only the cuts' neighbourhoods move
+      EXPECT_LT(moved, (c.a.size() + c.b.size()) / 20 * sizeof(std::int64_t));
+    }
   }
 }
 

@@ -340,15 +340,15 @@ index_t input_status(const Key* a, index_t m, const Key* b, index_t n) {
   return status_ok;
 }
 
-// Step 1: the plan. `status`: a problem the caller found in its other arguments.
+// Step 1: the plan.
 template <partitioning Partition, class Key, class Transport, class Compare>
 distributed_plan plan_distributed(const char* context, const Key* a, index_t m, const Key* b, index_t n,
                                   Transport& transport, Compare comp, cudaStream_t stream,
-                                  const distributed_options& options, index_t status = status_ok) {
+                                  const distributed_options& options) {
   static_assert(std::is_trivially_copyable_v<Key> && alignof(Key) <= 16,
                 "corank's distributed forms move keys as bytes: trivially copyable, aligned to at most 16");
   const int ranks = transport.ranks(), rank = transport.rank();
-  if (status == status_ok) status = input_status(a, m, b, n);
+  const index_t status = input_status(a, m, b, n);
   const bool ok = status == status_ok;
   distributed_buffers buffers(stream);
 
@@ -460,14 +460,16 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
       bytes += (std::size_t(moves[side].window_end - moves[side].window_begin) * element[kind_of] + 255) / 256 * 256;
     }
   }
-  distributed_buffers buffers(stream);
   stream_allocation windows(stream);
   if (status == status_ok && bytes > 0 && allocate_temporary(&windows.memory, bytes, stream) != cudaSuccess) {
     cudaGetLastError();
     windows.memory = nullptr;
     status = status_out_of_memory;
   }
-  agree_on_status(context, transport, stream, buffers, a, b, comp, status);
+  {
+    distributed_buffers buffers(stream);  // given back here: the merge's return does not wait
+    agree_on_status(context, transport, stream, buffers, a, b, comp, status);
+  }
 
   // Step 2: the pieces this rank keeps are copied into its assembled windows, the others
   // cross the transport, keys before values, A before B, in peer order on both ends.
