@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The package test: installs a configured and built corank build directory into a
-# temporary prefix, then builds and runs the consumer of tests/package twice:
+# temporary prefix, then builds and runs the consumer of tests/package twice (and, where the
+# build has corank::nccl, its NCCL consumer):
 #   1. find_package(corank CONFIG) against that prefix;
 #   2. add_subdirectory of this checkout;
 # and checks that the package refuses a consumer compiling for sm_75.
@@ -49,6 +50,13 @@ step "configure the consumer (find_package)" \
   cmake -S "$root/tests/package" -B "$tmp/installed" "${common[@]}" -DCMAKE_PREFIX_PATH="$prefix"
 step "build the consumer (find_package)" cmake --build "$tmp/installed"
 step "run the consumer (find_package)" "$tmp/installed/consumer"
+# corank::nccl is in the package where corank was built with NCCL (CORANK_WITH_NCCL).
+with_nccl=0
+grep -q '^CORANK_WITH_NCCL:BOOL=ON' "$build/CMakeCache.txt" && with_nccl=1
+if ((with_nccl)); then
+  step "corank::nccl in the package: consumer_nccl built (find_package)" test -x "$tmp/installed/consumer_nccl"
+  step "run consumer_nccl (find_package)" "$tmp/installed/consumer_nccl"
+fi
 
 # A consumer compiling for an architecture older than sm_80 is stopped by the package at
 # configure time, with the fix (cmake/corankArchitectures.cmake).
@@ -65,5 +73,8 @@ step "configure the consumer (add_subdirectory)" \
   -DCONSUMER_ADD_SUBDIRECTORY=ON -DCORANK_SOURCE_DIR="$root"
 step "build the consumer (add_subdirectory)" cmake --build "$tmp/subdirectory"
 step "run the consumer (add_subdirectory)" "$tmp/subdirectory/consumer"
+if ((with_nccl)); then
+  step "run consumer_nccl (add_subdirectory)" "$tmp/subdirectory/consumer_nccl"
+fi
 
 echo "package test passed: find_package(corank) and add_subdirectory consumers built and ran"
