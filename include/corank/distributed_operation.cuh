@@ -20,7 +20,7 @@
 //   int rank() const; int ranks() const;
 //   // collective: rank q's `bytes` at `send` land at recv + q * bytes on every rank
 //   void all_gather(const void* send, void* recv, std::size_t bytes, cudaStream_t stream);
-//   // collective, point to point: each send to peer q is matched, in order, by q's receive
+//   // every rank calls it; each send to peer q is matched, in order, by q's receive from it
 //   void exchange(const std::vector<corank::distributed_send>& sends,
 //                 const std::vector<corank::distributed_receive>& receives, cudaStream_t stream);
 // both enqueued on `stream`, on device memory, throwing on failure.
@@ -30,19 +30,20 @@
 //   in rank order; the shares of all ranks in rank order are that result. Returns this rank's
 //   output size: the merge's is its diagonals' range, known without waiting.
 // - Preconditions: every rank calls the same runner with the same comparator, options and
-//   transport, collectively, the current device being the one its transport's GPU. A and B
+//   transport, collectively, the current device being its transport's GPU. A and B
 //   sorted by `comp` across the ranks (not checked inside partitions; the order between
 //   ranks is). Pointers are device memory of this rank's GPU; Key and Value are trivially
 //   copyable (they move as bytes); `comp` and the op also run on the host (the search). The
-//   outputs hold plan.output_bound() elements (the one-call forms: (m + n) / P + 1 over all
-//   ranks always do) and overlap no input.
+//   outputs hold plan.output_bound() elements (the one-call forms: ceil(N / P) + 1 always do,
+//   N the m + n of all ranks) and overlap no input. A run takes the plan every rank got from
+//   the same plan() call, on the same partitions.
 // - Two forms. plan(): the search alone (step 1), collective; returns the same plan on every
 //   rank. operator()(plan, ...): steps 2 and 3, for a plan of an op of the same partitioning
 //   (a merge's or a set operation's) over the same partitions. operator()(a, m, b, ...): both.
-// - Synchronizes: plan() waits for its exchanges (a few, of a few kB each); the run returns
+// - Synchronizes: plan() waits for its exchanges (two to five, of tens of kB); the run returns
 //   once the output size is known: the merges after enqueueing the local call, set operations
-//   and counts after it ends. Temporary storage comes from corank's pool (memory.hpp); all
-//   work goes to `stream`.
+//   and counts after it ends; inputs and outputs must live until `stream` gets there.
+//   Temporary storage comes from corank's pool (memory.hpp); all work goes to `stream`.
 // - Errors, thrown: arguments one rank gets wrong (negative sizes, null pointers with a
 //   nonzero size, a plan of another partitioning) and inputs out of order between ranks
 //   (corank::unsorted_input, naming the first element of the rank whose first key comes
