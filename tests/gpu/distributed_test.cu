@@ -187,6 +187,7 @@ TEST_F(DistributedInProcessOptions, EveryRankThrowsForOneRanksProblem) {
     const std::vector<std::int64_t> ha = r == 2 ? std::vector<std::int64_t>{1, 2} : std::vector<std::int64_t>{10 * r, 10 * r + 5};
     const device_buffer<std::int64_t> a(ha), b(std::vector<std::int64_t>{10 * r + 1});
     device_buffer<std::int64_t> out(16);
+    out.fill_poison();  // copied back whole (initcheck)
     std::string& text = said[std::size_t(r)];
     // Rank 1 passes a null A of 2 elements.
     try {

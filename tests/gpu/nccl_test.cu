@@ -141,6 +141,8 @@ TEST_F(NcclOneRank, Names) {
   const device_buffer<int> va(hva), vb(hvb);
   device_buffer<long> out(10);
   device_buffer<int> vout(10);
+  out.fill_poison();  // copied back whole, past the outputs too (initcheck)
+  vout.fill_poison();
 
   const corank::distributed_plan plan = corank::nccl_merge.plan(a.data(), 5, b.data(), 4, comm, {}, stream);
   EXPECT_EQ(plan.output_bound(), 9);

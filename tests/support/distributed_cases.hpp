@@ -197,6 +197,11 @@ void check_ranks(const distributed_case<Key>& c, const std::vector<rank_outputs<
   const device_buffer<std::int32_t> a_values(source_values(c.a.size(), true)), b_values(source_values(c.b.size(), false));
   device_buffer<Key> keys_out(std::size_t(std::max<index_t>(total, 1))), by_key_out(std::size_t(std::max<index_t>(total, 1)));
   device_buffer<std::int32_t> values_out(std::size_t(std::max<index_t>(total, 1)));
+  // Poisoned, not left uninitialized: the whole buffers are copied back, past the outputs too
+  // (compute-sanitizer's initcheck).
+  keys_out.fill_poison();
+  by_key_out.fill_poison();
+  values_out.fill_poison();
   const Key* end = keys_operation<Op>{}(a.data(), a.data() + m, b.data(), b.data() + n, keys_out.data(), comp);
   const auto by_key_end = by_key_operation<Op>{}(a.data(), a.data() + m, b.data(), b.data() + n, a_values.data(),
                                                  b_values.data(), by_key_out.data(), values_out.data(), comp);
