@@ -28,7 +28,7 @@ args=("$@")
 ((${#args[@]})) || args=("${default_args[@]}")
 for c in "${candidates[@]}"; do
   t=${c%x*}; i=${c#*x}
-  (cmake -S . -B "build-sweep/$c" -G Ninja -DCORANK_BUILD_TESTS=OFF -DCORANK_BUILD_CLI=OFF \
+  (cmake -S . -B "build-sweep/$c" -G Ninja -DCORANK_BUILD_TESTS=OFF -DCORANK_BUILD_CLI=OFF -DCORANK_BUILD_BENCH=ON \
       -DCMAKE_CUDA_FLAGS="-DCORANK_TUNE=$kind,$t,$i" > /dev/null &&
    cmake --build "build-sweep/$c" --target "$bench" > "build-sweep/$c.log" 2>&1 ||
    echo "candidate $c failed to build (see build-sweep/$c.log)") &
