@@ -27,7 +27,7 @@ CORANK_EXEC_CHECK_DISABLE
 template <class Sequence, class Key, class Index, class Compare>
 CORANK_HOST_DEVICE Index lower_bound_in(const Sequence& x, Index low, Index high, const Key& key, Compare& comp) {
   while (low < high) {
-    const Index mid = low + (high - low) / 2;
+    const Index mid = low + ((high - low) >> 1);  // high > low: a shift, not a signed division
     if (comp(x[mid], key)) low = mid + 1; else high = mid;
   }
   return low;
@@ -38,7 +38,7 @@ CORANK_EXEC_CHECK_DISABLE
 template <class Sequence, class Key, class Index, class Compare>
 CORANK_HOST_DEVICE Index upper_bound_in(const Sequence& x, Index low, Index high, const Key& key, Compare& comp) {
   while (low < high) {
-    const Index mid = low + (high - low) / 2;
+    const Index mid = low + ((high - low) >> 1);  // high > low: a shift, not a signed division
     if (comp(key, x[mid])) high = mid; else low = mid + 1;
   }
   return low;
@@ -112,15 +112,19 @@ CORANK_HOST_DEVICE split<Index> balanced_split_from(Index i, Index k, const Sequ
   const Index j = k - i;
   if (i == m && j == n) return {i, j};
   // The merge path's next element. If the split cuts a run of equal keys, this is its key.
+  // The merge path puts A's copies of a key before B's, so when the next element is A's, no
+  // copy in B precedes the split (B[j - 1] comes before A[i]), and when it is B's, none in A
+  // follows it (A[i] comes after B[j]): one run search in A and at most two in B.
   const bool next_from_a = i < m && (j >= n || !comp(b[j], a[i]));
   const auto key = next_from_a ? a[i] : b[j];
   const Index a_run = detail::run_start(a, Index(0), i, key, comp);
-  const Index b_run = detail::run_start(b, Index(0), j, key, comp);
+  const Index b_run = next_from_a ? j : detail::run_start(b, Index(0), j, key, comp);
   const Index before = (i - a_run) + (j - b_run);  // copies of key before the split
   if (before == 0) return {i, j};
   // Copies of key in A and in B, counted only up to `before`: more never change the split.
-  // A[a_run, i) and B[b_run, j) are copies already; the search goes on from i and j.
-  const Index a_copies = detail::run_end(a, i, m - a_run < before ? m : a_run + before, key, comp) - a_run;
+  // A's are all before the split, or (next from A) at least `before` of them are; B's are
+  // searched on from j.
+  const Index a_copies = next_from_a ? before : i - a_run;
   const Index b_copies = detail::run_end(b, j, n - b_run < before ? n : b_run + before, key, comp) - b_run;
   return detail::split_in_run(a_run, b_run, before, a_copies, b_copies);
 }

@@ -15,7 +15,7 @@ template <class SequenceA, class SequenceB, class Index, class Compare>
 CORANK_HOST_DEVICE Index co_rank_between(Index low, Index high, Index k, const SequenceA& a, const SequenceB& b,
                                          Compare& comp) {
   while (low < high) {
-    const Index mid = low + (high - low) / 2;
+    const Index mid = low + ((high - low) >> 1);  // high > low: a shift, not a signed division
     // A[mid] is among the first k outputs iff it does not come after B[k - 1 - mid];
     // "does not come after" (not strictly less) is what sends ties to A.
     if (comp(b[k - 1 - mid], a[mid])) {
