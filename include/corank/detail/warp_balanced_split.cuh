@@ -173,19 +173,19 @@ __device__ split<index_t> warp_balanced_split_from(index_t i, index_t k, const S
   const index_t a_run = low[0], b_run = low[1];
   const index_t before = at_end ? 0 : (i - a_run) + (j - b_run);  // copies of key before the split
 
-  // Where they end, counted up to `before` copies (more never change a split): at or after
+  // Where B's ends, counted up to `before` copies (more never change a split): at or after
   // the group's last split, and before the last lane's bound, which is the group's largest.
-  const index_t a_bound = m - a_run < before ? m : a_run + before;
+  // A's is not searched: as in balanced_split_from, A's copies all precede a split whose next
+  // element is B's, and at least `before` of them precede one whose next element is A's.
   const index_t b_bound = n - b_run < before ? n : b_run + before;
   const auto past = [&](int s, index_t p) { return comp(key, s == 0 ? a[p] : b[p]); };
-  low[0] = from_last(i);
+  low[0] = high[0] = 0;  // nothing to search in A
   low[1] = from_last(j);
-  high[0] = from_last(at_end ? i : a_bound);
   high[1] = from_last(at_end ? j : b_bound);
   group_gallops<false>(group, low, high, past);
-  const index_t a_end = low[0], b_end = low[1];
+  const index_t b_end = low[1];
   if (before == 0) return {i, j};
-  return split_in_run(a_run, b_run, before, (a_end < a_bound ? a_end : a_bound) - a_run,
+  return split_in_run(a_run, b_run, before, next_from_a ? before : i - a_run,
                       (b_end < b_bound ? b_end : b_bound) - b_run);
 }
 
