@@ -1,8 +1,8 @@
 #pragma once
 // The balanced-path split (balanced_split_from) of each lane's diagonal, searched by the
-// warp together. Over inputs in global memory, long runs of equal keys make the split's four
+// warp together. Over inputs in global memory, long runs of equal keys make the split's three
 // run searches the cost: a thread gallops one dependent load after another, about
-// 2 log2(r) latencies a search for a run of r copies (36 for r = 2^18, four times over). Here
+// 2 log2(r) latencies a search for a run of r copies (36 for r = 2^18, three times over). Here
 // the lanes whose next key is the same (in long runs, every lane of a warp) search that key's
 // runs together: g lanes probe g powers of two a round, then split the bracket (g + 1) ways,
 // so a whole warp waits out about 1 + log33(r) latencies a search. A lane whose key no other
