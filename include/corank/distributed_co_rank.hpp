@@ -23,8 +23,9 @@
 //    it. s is max(256, 2^12 / cuts) unless given: a range of 2^30 cut once settles in three
 //    rounds. A round costs a round trip between the ranks and, on the host, a few ns per
 //    element read: fewer, larger rounds cost more than they save.
-// 3. Balanced path: balanced_split_from's run searches become the next key's lower and upper
-//    bound in A and in B, sums over partitions. Every partition counts whole or not at all
+// 3. Balanced path: balanced_split_from's run searches become the next key's lower bounds in
+//    A and in B and its upper bound in B, sums over partitions (ties go to A, so A's upper
+//    bound is never needed). Every partition counts whole or not at all
 //    from its boundary keys but, per bound, the one that holds the run's end, which one round
 //    of counts answers (the elements of that partition before the key, or not after it). A cut
 //    whose split cuts no run (the settled elements show it) needs no counts.
@@ -101,7 +102,7 @@ template <class Key>
 struct distributed_side {
   index_t size = 0;
   std::vector<int> partition;       // the nonempty partitions, in order
-  std::vector<index_t> begin, end;  // their global [begin, end)
+  std::vector<index_t> begin;       // their global starts
   std::vector<Key> first, last;     // their first and last keys
   std::vector<index_t> known;       // positions whose keys the table gives, in order
   std::vector<Key> known_keys;
@@ -112,7 +113,6 @@ struct distributed_side {
       if (s > 0) {
         partition.push_back(int(q));
         begin.push_back(size);
-        end.push_back(size + s);
         first.push_back(table.first[q]);
         last.push_back(table.last[q]);
         known.insert(known.end(), {size, size + s - 1});
@@ -367,7 +367,9 @@ class distributed_co_rank {
     // A bound that the settled elements show: the lower bound is the split where the element
     // before it is not a copy, the upper bound where the element after it is none.
     c.bounds[0] = a_in_run ? decide(a_, key, false) : bound{i};
-    c.bounds[1] = i == m || comp_(key, a_at(i)) ? bound{i} : decide(a_, key, true);
+    // A's copies all precede the split (next is B's) or at least `before` do (next is A's):
+    // as in balanced_split_from, A's upper bound is never counted.
+    c.bounds[1] = bound{from_a ? m : i};
     c.bounds[2] = b_in_run ? decide(b_, key, false) : bound{j};
     c.bounds[3] = j == n || comp_(key, b_at(j)) ? bound{j} : decide(b_, key, true);
     c.step = phase::count;
