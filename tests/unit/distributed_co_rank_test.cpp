@@ -80,14 +80,9 @@ struct array_exchange {
     return out;
   }
 
-  static std::vector<index_t> starts(const std::vector<index_t>& sizes) {
-    std::vector<index_t> s{0};
-    for (const index_t size : sizes) s.push_back(s.back() + size);
-    return s;
-  }
   void read(const std::vector<index_t>& positions, const std::vector<int>& x, const std::vector<index_t>& sizes,
             std::vector<int>& values) const {
-    const std::vector<index_t> s = starts(sizes);
+    const std::vector<index_t> s = corank::detail::starts_of(sizes);
     EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end()));
     EXPECT_TRUE(std::adjacent_find(positions.begin(), positions.end()) == positions.end());
     for (const index_t p : positions) {
@@ -100,7 +95,7 @@ struct array_exchange {
   }
   void count(const std::vector<corank::distributed_count<int>>& asked, const std::vector<int>& x,
              const std::vector<index_t>& sizes, std::vector<index_t>& counts) const {
-    const std::vector<index_t> s = starts(sizes);
+    const std::vector<index_t> s = corank::detail::starts_of(sizes);
     for (const auto& c : asked) {
       const std::size_t q = std::size_t(c.partition);
       EXPECT_GT(sizes[q], 0) << "a count of an empty partition";

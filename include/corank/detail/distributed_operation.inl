@@ -250,13 +250,6 @@ T read_at(const char* bytes) {
   return value;
 }
 
-// Where each partition starts: ranks + 1 positions.
-inline std::vector<index_t> starts_of(const std::vector<index_t>& sizes) {
-  std::vector<index_t> starts(sizes.size() + 1, 0);
-  for (std::size_t q = 0; q < sizes.size(); ++q) starts[q + 1] = starts[q] + sizes[q];
-  return starts;
-}
-
 // One round of the search: every rank gathers the requested elements it holds and answers
 // the counts of its partitions; the all-gather gives everyone every answer.
 template <class Key, class Transport, class Compare>

@@ -32,12 +32,18 @@ struct side_moves {
   index_t kept_end() const { return std::max(kept_begin(), std::min(window_end, own_end)); }
 };
 
+// Where each partition of an input starts, from every rank's size: ranks + 1 positions.
+inline std::vector<index_t> starts_of(const std::vector<index_t>& sizes) {
+  std::vector<index_t> starts(sizes.size() + 1, 0);
+  for (std::size_t q = 0; q < sizes.size(); ++q) starts[q + 1] = starts[q] + sizes[q];
+  return starts;
+}
+
 // Rank `rank`'s moves of one input whose partitions have `sizes` (every rank's) and whose
 // windows start at `cuts` (ranks + 1 positions, from 0 to the input's size, not decreasing).
 inline side_moves side_moves_of(const std::vector<index_t>& sizes, const std::vector<index_t>& cuts, int rank) {
   const std::size_t ranks = sizes.size(), r = std::size_t(rank);
-  std::vector<index_t> starts(ranks + 1, 0);
-  for (std::size_t q = 0; q < ranks; ++q) starts[q + 1] = starts[q] + sizes[q];
+  const std::vector<index_t> starts = starts_of(sizes);
   side_moves moves;
   moves.window_begin = cuts[r];
   moves.window_end = cuts[r + 1];
