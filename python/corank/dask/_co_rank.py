@@ -197,21 +197,24 @@ def _first(begin, end, predicate):
 
 def _balanced(k, i, key_a, key_b, a, b, count):
     """The balanced path's splits from the merge path's (balanced_split_from in
-    balanced_path.hpp). Its searches over the run of the next key become the key's lower and
-    upper bound in A and in B: sums over chunks, where every chunk but the one (per bound) that
-    holds the key's run boundary is counted whole or not at all from its boundary keys."""
+    balanced_path.hpp). Its searches over the run of the next key become the key's lower bound
+    in A and lower and upper bound in B: sums over chunks, where every chunk but the one (per
+    bound) that holds the key's run boundary is counted whole or not at all from its boundary
+    keys. A's upper bound is never needed: the merge path puts A's copies of a key first, so
+    when the next element is A's at least `before` copies in A start at a_run, and when it is
+    B's none follows the split."""
     m, n = a.size, b.size
     j = k - i
     from_a = (i < m) & ((j >= n) | ~less(key_b, key_a))
     key = np.where(from_a, key_a, key_b)
     live = (i < m) | (j < n)
     key = key[live]
-    low_a, up_a, low_b, up_b = _bounds(key, a, b, count)
+    (low_a,), (low_b, up_b) = _bounds(key, ((a, (False,)), (b, (False, True))), count)
     il, jl = i[live], j[live]
     a_run = np.minimum(il, low_a)
     b_run = np.minimum(jl, low_b)
     before = (il - a_run) + (jl - b_run)
-    a_copies = np.minimum(up_a - a_run, before)
+    a_copies = np.where(from_a[live], before, il - a_run)
     b_copies = np.minimum(up_b - b_run, before)
     half = (before + 1) // 2
     a_take = np.minimum(a_copies, np.maximum(half, before - b_copies))
@@ -223,34 +226,36 @@ def _balanced(k, i, key_a, key_b, a, b, count):
     return out_i, out_j
 
 
-def _bounds(keys, a, b, count):
-    """Each key's lower and upper bound in A and in B (the elements before it, and not after
-    it), with one call of `count` for the chunks whose boundary keys do not decide them."""
-    decided = [_decided_bounds(keys, side) for side in (a, b)]
-    counts = count(*[(chunk, keys[key], right) for _, _, (chunk, key, right) in decided])
+def _bounds(keys, sides, count):
+    """Each key's bounds in the two sides: `sides` holds (Side, rights) for A and for B, where
+    rights lists the bounds wanted (False: the lower, the elements before the key; True: the
+    upper, those not after it). One call of `count` for the chunks whose boundary keys do not
+    decide them. Returns, per side, the bounds in the order of its rights."""
+    decided = [_decided_bounds(keys, side, rights) for side, rights in sides]
+    counts = count(*[(chunk, keys[key], right) for _, (chunk, key, right) in decided])
     out = []
-    for side, (low, up, (chunk, key, right)), local in zip((a, b), decided, counts):
+    for (side, rights), (bounds, (chunk, key, right)), local in zip(sides, decided, counts):
         at = side.starts[chunk] + np.asarray(local, dtype=np.int64)
-        low[key[~right]] = at[~right]
-        up[key[right]] = at[right]
-        out += [low, up]
+        for bound, r in zip(bounds, rights):
+            bound[key[right == r]] = at[right == r]
+        out.append(bounds)
     return out
 
 
-def _decided_bounds(keys, side):
-    """Lower and upper bounds from the boundary keys, and the queries (chunk, key index, right)
-    for the rest. The chunks entirely before a key (last < key; for the upper bound last <= key)
-    are a prefix and count whole; the next chunk needs a search only if its first key is before
-    the key (lower) or not after it (upper), so at most one chunk per key and bound; the chunks
-    after it count nothing."""
+def _decided_bounds(keys, side, rights):
+    """The bounds in `rights` (as _bounds) from the boundary keys, and the queries (chunk, key
+    index, right) for the rest. The chunks entirely before a key (last < key; for the upper
+    bound last <= key) are a prefix and count whole; the next chunk needs a search only if its
+    first key is before the key (lower) or not after it (upper), so at most one chunk per key
+    and bound; the chunks after it count nothing."""
     index = np.arange(len(keys))
     if len(side.starts) == 0:
         none = np.zeros(0, dtype=np.int64)
-        return np.zeros(len(keys), dtype=np.int64), np.zeros(len(keys), dtype=np.int64), (none, none, none > 0)
+        return [np.zeros(len(keys), dtype=np.int64) for _ in rights], (none, none, none > 0)
     ends = np.concatenate([[0], side.ends])
     last_chunk = len(side.starts) - 1
     bounds, queries = [], []
-    for right in (False, True):
+    for right in rights:
         whole = np.searchsorted(side.last, keys, side="right" if right else "left")  # NaN-aware, as corank
         chunk = np.minimum(whole, last_chunk)
         if right:
@@ -260,4 +265,4 @@ def _decided_bounds(keys, side):
         bounds.append(ends[whole])
         queries.append((chunk[search], index[search], np.full(int(search.sum()), right)))
     chunk, key, right = (np.concatenate(q) for q in zip(*queries))
-    return bounds[0], bounds[1], (chunk, key, right)
+    return bounds, (chunk, key, right)
