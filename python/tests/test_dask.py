@@ -296,6 +296,32 @@ def test_each_partition_receives_exactly_its_windows(monkeypatch, rng):
     assert np.sum(received, axis=0).tolist() == [len(a), len(b)]
 
 
+def test_threads_zero_is_each_workers_share(monkeypatch, rng):
+    """threads=0 (the default) gives each partition's call its worker's share of the hardware
+    threads, not every one: on a worker of 3 threads, running 3 calls at once, a third. An
+    explicit count is passed as it is, and outside a worker 0 stays 0. In-process workers, so
+    the calls can be watched."""
+    a, b = ref.SHAPES["interleaved"](rng, "int32", 4000)
+    A, B = da.from_array(a, chunks=1000), da.from_array(b, chunks=1500)
+    hardware = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    seen = []
+    merge = corank.merge
+
+    def watched(*args, threads, **kwargs):
+        seen.append(threads)
+        return merge(*args, threads=threads, **kwargs)
+
+    monkeypatch.setattr(corank, "merge", watched)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=3, processes=False, dashboard_address=None,
+                                  worker_dashboard_address=None) as cluster, distributed.Client(cluster):
+        assert ref.same(cd.merge(A, B, npartitions=4).compute(), merge(a, b))
+        assert seen == [max(1, hardware // 3)] * 4
+        seen.clear()
+        cd.merge(A, B, npartitions=2, threads=5).compute()
+        assert seen == [5, 5]
+    assert cd._graph.worker_threads() == 0
+
+
 def test_sortedness_checks_name_the_chunk(client):
     name = "corank.dask.merge"
     sorted_b = da.from_array(np.arange(10), chunks=5)

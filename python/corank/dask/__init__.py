@@ -50,8 +50,9 @@ _COMMON = """
         key of the chunk before it), which is otherwise made on the boundary keys that the
         search reads anyway. Unsorted input then gives an unspecified (but memory-safe) result.
     check_sorted : also check inside the chunks (one more read of each, on the workers).
-    threads : CPU chunks: the threads of each partition's call; 0 (default) uses every
-        hardware thread of the worker's machine.
+    threads : CPU chunks: the threads of each partition's call; 0 (default): on a Dask
+        worker, its share of the machine's hardware threads (their number over the tasks the
+        worker runs at once, at least 1), elsewhere every hardware thread.
 
     Raises TypeError for dtypes corank does not take, keys (or values) of two dtypes and chunks
     other than NumPy and CuPy; ValueError for arrays that are not 1-D, values of the wrong

@@ -4,6 +4,7 @@ chunks' pieces, sliced by tasks that run where the chunks are, then joined by th
 task, so every input element moves at most once, to the one partition that reads it."""
 
 import importlib
+import os
 
 import dask.array as da
 from dask.array.utils import meta_from_array
@@ -28,6 +29,8 @@ class Call:
         a, b, values_a, values_b = (_join(xp, pieces, dtype) for pieces, dtype in
                                     zip((a, b, values_a, values_b), self.dtypes))
         kwargs = dict(self.kwargs)
+        if self.module == "numpy" and kwargs.get("threads") == 0:
+            kwargs["threads"] = worker_threads()
         if values_a is not None:
             if self.function == "set_intersection_paired":
                 return corank.set_intersection_paired(a, b, values_a, values_b, **kwargs)
@@ -36,6 +39,20 @@ class Call:
 
     def __repr__(self):
         return f"corank.{self.function}"
+
+
+def worker_threads():
+    """The CPU threads of one partition's call where the caller gave threads=0: on a Dask
+    worker running n tasks at once, the machine's hardware threads (those this process may
+    use) over n, at least 1, so that n calls do not each start a thread per hardware thread;
+    elsewhere 0 (every hardware thread)."""
+    try:
+        from distributed import get_worker
+        tasks = int(get_worker().state.nthreads)
+    except (ImportError, ValueError, AttributeError):
+        return 0
+    hardware = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, hardware // max(1, tasks))
 
 
 def _join(xp, pieces, dtype):
