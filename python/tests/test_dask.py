@@ -5,6 +5,7 @@ call (corank's CPU backend, itself checked against the reference in test_host.py
 chunkings: empty chunks, one chunk, many, boundaries inside runs of equal keys. Errors too.
 Skipped, with the reason, without dask[array] and distributed."""
 
+import json
 import os
 import subprocess
 import sys
@@ -320,6 +321,20 @@ def test_threads_zero_is_each_workers_share(monkeypatch, rng):
         cd.merge(A, B, npartitions=2, threads=5).compute()
         assert seen == [5, 5]
     assert cd._graph.worker_threads() == 0
+
+
+def test_the_dask_benchmark_runs_and_checks_its_results(tmp_path):
+    """bench/python/bench_dask.py, small, on one CPU worker process: every operation runs, its
+    result equals the one call's, and the rows are written."""
+    script = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "bench", "python", "bench_dask.py")
+    ops = ["merge", "set_union", "set_intersection", "set_difference", "set_symmetric_difference"]
+    rows = tmp_path / "rows.json"
+    done = subprocess.run([sys.executable, script, "--log2", "12", "--chunks", "3", "--workers", "1", "--repeat", "1",
+                           "--ops", ",".join(ops), "--json", str(rows)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    written = json.loads(rows.read_text())["rows"]
+    assert [r["operation"] for r in written] == ops
+    assert all(r["check"] and r["total_ms"] > 0 and 0 < r["search_share"] < 1 for r in written), written
 
 
 def test_sortedness_checks_name_the_chunk(client):
