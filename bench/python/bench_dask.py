@@ -136,10 +136,9 @@ def _cluster(args, distributed):
     if len(devices) < args.gpus:
         sys.exit(f"--gpus {args.gpus}: CUDA_VISIBLE_DEVICES={visible} shows {len(devices)}")
     workers = {f"gpu-{i}": {"cls": distributed.Nanny,
-                            "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": devices[i]},
-                                        "dashboard_address": None}}
+                            "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": devices[i]}}}
                for i in range(args.gpus)}
-    scheduler = {"cls": distributed.Scheduler, "options": {"dashboard_address": None}}
+    scheduler = {"cls": distributed.Scheduler, "options": {"dashboard": False}}
     return distributed.SpecCluster(workers=workers, scheduler=scheduler), "worker processes, one per GPU"
 
 

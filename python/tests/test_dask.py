@@ -313,8 +313,9 @@ def test_threads_zero_is_each_workers_share(monkeypatch, rng):
         return merge(*args, threads=threads, **kwargs)
 
     monkeypatch.setattr(corank, "merge", watched)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=3, processes=False, dashboard_address=None,
-                                  worker_dashboard_address=None) as cluster, distributed.Client(cluster):
+    # dashboard_address=":0": in-process clusters ask for port 8787 even with None.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=3, processes=False,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster):
         assert ref.same(cd.merge(A, B, npartitions=4).compute(), merge(a, b))
         assert seen == [max(1, hardware // 3)] * 4
         seen.clear()
