@@ -10,8 +10,8 @@ worker processes of Dask's own, each shown only its GPU through CUDA_VISIBLE_DEV
 chunks; the one call is corank on this process's GPU 0, where the inputs fit.
 
 Each row, medians of --repeat:
-  search      the corank.dask call: the distributed co-rank (boundary keys, rounds of samples,
-              counts; `rounds` counts the rounds after the boundaries) and the graph
+  search      the corank.dask call: the distributed co-rank (sampled keys, rounds of probes,
+              counts; `rounds` counts the rounds after the samples) and the graph
   partitions  persisting the result and waiting for it: the windows move and each partition's
               call runs; the result stays on the workers
   total       search + partitions, its ratio to the one call, and the search's share of it

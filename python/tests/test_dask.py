@@ -64,16 +64,18 @@ def dask_of(client, x, chunks):
 class Memory:
     """fetch and count over in-memory arrays cut into chunks, counting rounds and samples."""
 
-    def __init__(self, a, b, sizes_a, sizes_b):
+    def __init__(self, a, b, sizes_a, sizes_b, sampled=2):
         self.arrays = (a, b)
-        self.sides = [self.side(x, s) for x, s in ((a, sizes_a), (b, sizes_b))]
-        self.rounds, self.fetched = 0, []
+        self.sides = [self.side(x, s, sampled) for x, s in ((a, sizes_a), (b, sizes_b))]
+        self.rounds, self.fetched, self.counts = 0, [], 0
 
     @staticmethod
-    def side(x, sizes):
+    def side(x, sizes, sampled):
+        """The Side of x in chunks of `sizes`, `sampled` keys sampled per chunk."""
         ends = np.cumsum(np.asarray(sizes, dtype=np.int64))
-        nonempty = np.asarray(sizes) > 0
-        return _co_rank.Side.of(sizes, x[(ends - sizes)[nonempty]], x[ends[nonempty] - 1], x.dtype)
+        positions = [_co_rank.sample_positions(int(size), sampled, gap=1) for size in sizes if size > 0]
+        keys = [x[start + p] for start, p in zip((ends - sizes)[np.asarray(sizes) > 0], positions)]
+        return _co_rank.Side.of(sizes, positions, keys, x.dtype)
 
     def fetch(self, pa, pb):
         self.rounds += 1
@@ -84,6 +86,7 @@ class Memory:
 
     def count(self, qa, qb):
         self.rounds += 1
+        self.counts += 1
         out = []
         for x, side, (chunk, keys, right) in zip(self.arrays, self.sides, (qa, qb)):
             assert len(chunk) <= 2 * len(np.unique(keys)) + 2 * len(keys)  # at most one chunk per key and bound
@@ -109,12 +112,13 @@ def test_distributed_co_rank_matches_the_single_array_splits(rng, dtype, distinc
         a, b = sorted_keys(rng, dtype, m, distinct), sorted_keys(rng, dtype, n, distinct)
         sizes_a, sizes_b = chunking(rng, m), chunking(rng, n)
         samples = int(rng.choice([1, 2, 5, _co_rank.SAMPLES]))
+        sampled = int(rng.choice([2, 3, 16]))
         k = np.arange(m + n + 1)
         merge_i = ref.merge_path_splits(a, b)
         for balanced in (False, True):
-            memory = Memory(a, b, sizes_a, sizes_b)
+            memory = Memory(a, b, sizes_a, sizes_b, sampled)
             i, j = _co_rank.path_splits(k, *memory.sides, memory.fetch, memory.count, balanced, samples)
-            where = f"trial {trial}: m={m} n={n} chunks {sizes_a} {sizes_b} samples={samples}"
+            where = f"trial {trial}: m={m} n={n} chunks {sizes_a} {sizes_b} samples={samples} sampled={sampled}"
             if balanced:
                 expected = np.array([ref.balanced_path_split(d, merge_i[d], a, b) for d in k]).reshape(-1, 2)
                 assert np.array_equal(i, expected[:, 0]) and np.array_equal(j, expected[:, 1]), where
@@ -126,43 +130,67 @@ def test_distributed_co_rank_matches_the_single_array_splits(rng, dtype, distinc
             assert memory.rounds <= np.ceil(np.log(longest + 1) / np.log(samples + 1)) + 2, where
 
 
+@pytest.mark.parametrize("distinct", [10**6, 3])
+def test_the_balanced_path_counts_runs_only_where_the_settling_read_does_not_hold_them(rng, distinct):
+    """The settling round reads SAMPLES elements beyond each cut's range on both sides, where
+    the next key's runs mostly end: short runs need no round of counts; runs longer than that
+    (3 distinct keys) do. Both match the single-array splits."""
+    m, n = 3000, 2000
+    a, b = sorted_keys(rng, "int64", m, distinct), sorted_keys(rng, "int64", n, distinct)
+    memory = Memory(a, b, (600,) * 5, (400,) * 5, sampled=20)
+    k = np.arange(0, m + n + 1, 37)
+    i, j = _co_rank.path_splits(k, *memory.sides, memory.fetch, memory.count, True)
+    merge_i = ref.merge_path_splits(a, b)
+    expected = np.array([ref.balanced_path_split(d, merge_i[d], a, b) for d in k]).reshape(-1, 2)
+    assert np.array_equal(i, expected[:, 0]) and np.array_equal(j, expected[:, 1])
+    assert memory.counts == (0 if distinct > m + n else 1)
+
+
 def exhaustive_narrow(k, lo, hi, a, b):
-    """_co_rank._narrow's answer by every boundary against every cut: the last p known false
-    plus one, the first p known true (from A's boundary keys and B's chunk bounds, and back)."""
+    """_co_rank._narrow's answer by every sampled key against every cut: the last p known false
+    plus one, the first p known true (from A's sampled keys and the sampled B keys around
+    k-1-p, and back)."""
     less = _co_rank.less
+
+    def around(side, position):  # the sampled keys nearest the position, at or before and at or after
+        before = max(r for r, q in enumerate(side.known_at) if q <= position)
+        after = min(r for r, q in enumerate(side.known_at) if q >= position)
+        return side.known[before], side.known[after]
+
     lo, hi = lo.copy(), hi.copy()
     for c in range(len(k)):
         l, h = lo[c], hi[c]
-        for p, key in zip(np.concatenate([a.starts, a.ends - 1]), np.concatenate([a.first, a.last])):
+        for p, key in zip(a.known_at, a.known):
             if l <= p < h:
-                d = b.chunk_of(k[c] - 1 - p)
-                if less(b.last[d], key):
+                low, high = around(b, k[c] - 1 - p)
+                if less(high, key):
                     hi[c] = min(hi[c], p)
-                elif not less(b.first[d], key):
+                elif not less(low, key):
                     lo[c] = max(lo[c], p + 1)
-        for q, key in zip(np.concatenate([b.starts, b.ends - 1]), np.concatenate([b.first, b.last])):
+        for q, key in zip(b.known_at, b.known):
             p = k[c] - 1 - q
             if l <= p < h:
-                d = a.chunk_of(p)
-                if less(key, a.first[d]):
+                low, high = around(a, p)
+                if less(key, low):
                     hi[c] = min(hi[c], p)
-                elif not less(key, a.last[d]):
+                elif not less(key, high):
                     lo[c] = max(lo[c], p + 1)
     return lo, np.maximum(hi, lo)
 
 
 @pytest.mark.parametrize("dtype", ["int64", "float64"])
-def test_narrowing_by_binary_search_matches_every_boundary(rng, dtype):
+def test_narrowing_by_binary_search_matches_every_sampled_key(rng, dtype):
     for trial in range(12):
         m, n = (int(x) for x in rng.integers(1, 300, 2))
         distinct = int(rng.choice([2, 20, 10**6]))
         a, b = sorted_keys(rng, dtype, m, distinct), sorted_keys(rng, dtype, n, distinct)
-        memory = Memory(a, b, chunking(rng, m, "many"), chunking(rng, n, "many"))
+        sampled = int(rng.choice([2, 3, 7]))
+        memory = Memory(a, b, chunking(rng, m, "many"), chunking(rng, n, "many"), sampled)
         k = np.arange(m + n + 1)
         lo, hi = np.maximum(0, k - n), np.minimum(k, m)
         got = _co_rank._narrow(k, lo, hi, *memory.sides)
         expected = exhaustive_narrow(k, lo, hi, *memory.sides)
-        assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1]), trial
+        assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1]), (trial, sampled)
 
 
 def test_boundary_keys_narrow_the_search_to_the_chunks_a_cut_falls_in(rng):
@@ -179,6 +207,73 @@ def test_boundary_keys_narrow_the_search_to_the_chunks_a_cut_falls_in(rng):
     k = np.arange(0, 3001, 50)
     lo, hi = _co_rank._narrow(k, np.maximum(0, k - 1000), np.minimum(k, 2000), *memory.sides)
     assert np.array_equal(lo, hi) and np.array_equal(lo, np.minimum(k, 2000))
+
+    # Sampled keys inside the chunks: the range left is about a gap between samples.
+    memory = Memory(a, b, (500,) * 4, (500,) * 4, sampled=51)
+    k = np.arange(0, 4001, 100)
+    lo, hi = _co_rank._narrow(k, np.maximum(0, k - 2000), np.minimum(k, 2000), *memory.sides)
+    assert np.all(hi - lo <= 10)
+
+
+def test_sampled_positions_hold_each_chunks_ends_every_gap_within_the_budget():
+    for size in (1, 2, 3, 4095, 4096, 4097, 10**6, 1 << 26):
+        for samples in (2, 3, 64, _co_rank.chunk_samples(16)):
+            p = _co_rank.sample_positions(size, samples)
+            assert p[0] == 0 and p[-1] == size - 1 and np.all(np.diff(p) > 0), (size, samples)
+            assert len(p) <= max(2, samples + 1) or np.all(np.diff(p) <= _co_rank.GAP), (size, samples)
+            assert np.diff(p).max(initial=0) <= max(_co_rank.GAP, -(-(size - 1) // (samples - 1))), (size, samples)
+    p = _co_rank.sample_positions(1 << 26, _co_rank.chunk_samples(16))  # 2^30 keys in 16 chunks: about GAP apart
+    assert len(p) <= _co_rank.chunk_samples(16) + 1 and np.diff(p).max() <= _co_rank.GAP + 1
+
+
+class Formula:
+    """Sorted inputs too large to hold, A[p] = f(p) and B[q] = g(q), in equal chunks, sampled
+    as corank.dask samples them: the search's reads at full scale."""
+
+    def __init__(self, m, n, chunks, f, g):
+        self.f, self.g, self.m, self.n = f, g, m, n
+        self.sides = [self.side(size, chunks, h) for size, h in ((m, f), (n, g))]
+        self.rounds = 0
+
+    @staticmethod
+    def side(size, chunks, h):
+        sizes = np.diff(np.arange(chunks + 1, dtype=np.int64) * size // chunks)
+        positions = [_co_rank.sample_positions(int(s), _co_rank.chunk_samples(chunks)) for s in sizes]
+        starts = np.cumsum(sizes) - sizes
+        return _co_rank.Side.of(sizes, positions, [h(start + p) for start, p in zip(starts, positions)], np.int64)
+
+    def fetch(self, pa, pb):
+        self.rounds += 1
+        return self.f(pa), self.g(pb)
+
+    def merge_path(self, k):
+        """The first p in [max(0, k-n), min(k, m)) with g(k-1-p) < f(p), else min(k, m)."""
+        lo, hi = np.maximum(0, k - self.n), np.minimum(k, self.m)
+        while np.any(lo < hi):
+            mid = (lo + hi) // 2
+            after = self.g(np.clip(k - 1 - mid, 0, self.n - 1)) < self.f(np.minimum(mid, self.m - 1))
+            hi, lo = np.where((lo < hi) & after, mid, hi), np.where((lo < hi) & ~after, mid + 1, lo)
+        return lo
+
+
+@pytest.mark.parametrize("keys", ["interleaved", "skewed", "runs"])
+def test_two_to_the_30_keys_a_side_cut_32_ways_settle_in_one_round(keys):
+    """The sampled keys (chunk_samples) and a round's share of BUDGET are sized so that the
+    cuts of inputs of 2^30 keys each, 32 partitions, settle in the first round."""
+    m = n = 1 << 30
+    f, g = {"interleaved": (lambda p: 2 * p, lambda q: 2 * q + 1),
+            "skewed": (lambda p: p, lambda q: (1 << 29) + 3 * q),
+            "runs": (lambda p: p // 1000, lambda q: q // 777)}[keys]
+    formula = Formula(m, n, 16, f, g)
+    k = np.arange(33, dtype=np.int64) * (m + n) // 32
+    i, j = _co_rank.path_splits(k, *formula.sides, formula.fetch, None, False)
+    assert np.array_equal(i, formula.merge_path(k)) and np.array_equal(i + j, k)
+    assert formula.rounds == 1
+    if keys == "interleaved":  # no equal keys: the balanced path is the merge path, found in the same round
+        formula.rounds = 0
+        i, j = _co_rank.path_splits(k, *formula.sides, formula.fetch, None, True)
+        assert np.array_equal(i, formula.merge_path(k)) and np.array_equal(i + j, k)
+        assert formula.rounds == 1
 
 
 # The operations on a LocalCluster, against the single call.

@@ -43,12 +43,13 @@ _COMMON = """
         and unknown ones too). Chunks are NumPy (the partitions run on the workers' CPU threads)
         or CuPy (on the workers' GPUs), one kind for every array of a call. NumPy and CuPy
         arrays and lists are taken as one-chunk Dask arrays. The inputs are read several times
-        (boundaries, search rounds, the result): persist computed inputs first (a.persist()).
+        (samples, search rounds, the result): persist computed inputs first (a.persist()).
     npartitions : output partitions; default: about as many as make them the size of the
         inputs' largest chunk.
     assume_sorted : skip the check across chunks (each chunk's first key not before the last
-        key of the chunk before it), which is otherwise made on the boundary keys that the
-        search reads anyway. Unsorted input then gives an unspecified (but memory-safe) result.
+        key of the chunk before it), which is otherwise made on the chunks' first and last
+        keys, which the search reads anyway. Unsorted input then gives an unspecified (but
+        memory-safe) result.
     check_sorted : also check inside the chunks (one more read of each, on the workers).
     threads : CPU chunks: the threads of each partition's call; 0 (default): on a Dask
         worker, its share of the machine's hardware threads (their number over the tasks the
@@ -145,9 +146,11 @@ def path_splits(a, b, diagonals, *, balanced=False, assume_sorted=False, check_s
     (i, j) of sorted Dask arrays a and b on the merge path (i + j = k: the first k outputs of
     the stable merge are a[:i] and b[:j]) or, with balanced=True, on the balanced path of the
     set operations (i + j = k or k - 1, never between the r-th copy of a key in a and the r-th
-    in b). Returns two int64 NumPy arrays. Reads the chunks' boundary keys, then a few elements
-    per diagonal in each of a few rounds (each a small compute), then, balanced, one count per
-    diagonal in the one chunk of each side that holds its key's run boundary.
+    in b). Returns two int64 NumPy arrays. Reads a sample of each chunk's keys (every 4096th,
+    its first and last among them), then the elements around each diagonal in one round (more
+    for many diagonals or very long inputs; each a small compute), then, balanced, where the
+    runs of equal keys at a diagonal reach beyond what that round read, one count per diagonal
+    in the one chunk of each side that holds its key's run boundary.
 
     >>> corank.dask.path_splits(da.from_array(np.array([1, 3, 5]), 2), np.array([3, 4]), [0, 2, 5])
     (array([0, 2, 3]), array([0, 0, 2]))

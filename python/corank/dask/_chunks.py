@@ -1,6 +1,7 @@
 """What the distributed co-rank reads of Dask arrays, each read one small compute: every
-chunk's kind, size and boundary keys (with the sortedness checks), the elements at given
-positions, and counts of elements before given keys in given chunks. Chunks are NumPy (CPU
+chunk's kind, size and a sample of its keys, first and last among them (with the sortedness
+checks), the elements at given positions, and counts of elements before given keys in given
+chunks. Chunks are NumPy (CPU
 workers) or CuPy (GPU workers); only small NumPy arrays come back."""
 
 import operator
@@ -12,7 +13,7 @@ from dask.highlevelgraph import HighLevelGraph
 
 import corank
 
-from ._co_rank import Side, less
+from ._co_rank import Side, chunk_samples, less, sample_positions, sample_step
 
 KINDS = {"numpy": "NumPy", "cupy": "CuPy"}
 
@@ -34,18 +35,25 @@ def _module(x):
     return np
 
 
-def _summary(chunk, keys, check_inside):
-    """A chunk's kind and size; for keys also its first and last key and, with check_inside,
-    where it stops being sorted (its size where it does not)."""
+def _summary(chunk, keys, check_inside, samples):
+    """A chunk's kind and size; for keys also its sampled positions and their keys (about
+    `samples` of them, evenly spaced, the first and last among them: sample_positions) and, with
+    check_inside, where it stops being sorted (its size where it does not)."""
     kind = kind_of(chunk)
     if kind not in KINDS:
         return kind, 0, None, 0
     size = len(chunk)
     if not keys:
         return kind, size, None, size
-    ends = to_host(chunk[[0, size - 1]]) if size else None
+    sampled = None
+    if size:  # strided slices: basic indexing, which every array type takes
+        positions = sample_positions(size, samples)
+        keys = to_host(chunk[::sample_step(size, samples)])
+        if len(keys) < len(positions):
+            keys = np.concatenate([keys, to_host(chunk[size - 1:])])
+        sampled = positions, keys
     unsorted = corank.find_unsorted(chunk, copy=True) if check_inside and size > 1 else size
-    return kind, size, ends, unsorted
+    return kind, size, sampled, unsorted
 
 
 def _take(chunk, local):
@@ -94,7 +102,8 @@ def describe(name, inputs, check_sorted, assume_sorted):
     tasks = {}
     for number, x in enumerate(inputs):
         for block in range(x.array.numblocks[0]):
-            tasks[(layer, number, block)] = (_summary, (x.array.name, block), x.keys, check_sorted)
+            tasks[(layer, number, block)] = (_summary, (x.array.name, block), x.keys, check_sorted,
+                                             chunk_samples(x.array.numblocks[0]))
     results = iter(_run(layer, tasks, [x.array for x in inputs]))
     first_kind = None
     for x in inputs:
@@ -118,9 +127,8 @@ def describe(name, inputs, check_sorted, assume_sorted):
         sizes = np.array([s[1] for s in summaries], dtype=np.int64)
         x.offsets = np.concatenate([[0], np.cumsum(sizes)])
         if x.keys:
-            ends = [s[2] for s in summaries if s[1] > 0]
-            dtype = x.array.dtype
-            x.side = Side.of(sizes, [e[0] for e in ends], [e[1] for e in ends], dtype)
+            sampled = [s[2] for s in summaries if s[1] > 0]
+            x.side = Side.of(sizes, [p for p, _ in sampled], [k for _, k in sampled], x.array.dtype)
             if not assume_sorted:
                 _check_sorted(name, x, summaries)
     return inputs

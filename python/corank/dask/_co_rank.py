@@ -1,44 +1,85 @@
 """The distributed co-rank: where the path of two sorted arrays, each held as ordered chunks
-somewhere else, is cut at given diagonals. It reads no chunk whole: the chunks' sizes and
-boundary keys first, then rounds that fetch a few elements per cut, then (balanced path) one
-round of per-chunk counts. Pure NumPy: the data comes through two callbacks, so the search is
-tested against single-array references without Dask (python/tests/test_dask.py)."""
+somewhere else, is cut at given diagonals. It reads no chunk whole: the chunks' sizes and a
+sample of each chunk's keys (its first and last among them) first, then rounds that fetch the
+elements around each cut, then (balanced path, only for runs of equal keys longer than those
+rounds read) one round of per-chunk counts. Pure NumPy: the data comes through two callbacks,
+so the search is tested against single-array references without Dask (python/tests/test_dask.py)."""
 
 from typing import NamedTuple
 
 import numpy as np
 
-# Elements probed per cut and side in a search round: at least SAMPLES (a round narrows a
-# cut's range 65-fold, a range of 2^24 in four rounds), more where there are few cuts, up to
-# BUDGET per side and round in all. A round costs a round trip to the workers; a sample, eight
-# bytes or so: 17 cuts of 2^24 take 2 rounds, not 4.
+# A round costs a round trip to the workers (tens of milliseconds on a Dask cluster, about one
+# per task); an element read, eight bytes or so. So the first read samples each chunk every
+# GAP positions (more sparsely where that would take more than SAMPLED keys per side), which
+# leaves each cut a range of about a gap, and each round then probes up to BUDGET elements per
+# side, split over the cuts (at least SAMPLES per cut): a round settles every cut whose range
+# holds at most its share, and narrows the others (share + 1)-fold. Up to BUDGET / GAP = 64
+# cuts of inputs of up to 2^30 keys each settle in the first round.
+GAP = 1 << 12
+SAMPLED = 1 << 18
 SAMPLES = 64
-BUDGET = 1 << 16
+BUDGET = 1 << 18
+
+
+def chunk_samples(chunks):
+    """The most keys sampled in each of `chunks` chunks of an input: SAMPLED over them, at
+    least two (the first and the last)."""
+    return max(2, SAMPLED // max(1, chunks))
+
+
+def sample_step(size, samples, gap=GAP):
+    """The stride of the positions sampled in a chunk of `size` elements: `gap`, or more where
+    that would take more than `samples` positions."""
+    return max(gap, -(-(size - 1) // max(1, samples - 1)))
+
+
+def sample_positions(size, samples, gap=GAP):
+    """The positions sampled in a nonempty chunk of `size` elements: every sample_step-th from
+    the first, and the last."""
+    positions = np.arange(0, size, sample_step(size, samples, gap), dtype=np.int64)
+    return positions if positions[-1] == size - 1 else np.append(positions, size - 1)
 
 
 class Side(NamedTuple):
-    """What the search knows of one input before reading it: its nonempty chunks' global
-    [start, end) and first and last keys (arrays in chunk order), and its size."""
+    """What the search knows of one input before the rounds: its nonempty chunks' global
+    [start, end) and first and last keys (arrays in chunk order), its size, and its sampled
+    keys: global positions (ascending, every chunk's first and last among them) and keys."""
 
     starts: np.ndarray  # int64
     ends: np.ndarray  # int64
     first: np.ndarray  # the keys' dtype
     last: np.ndarray
     size: int
+    known_at: np.ndarray  # int64
+    known: np.ndarray  # the keys' dtype
 
     @classmethod
-    def of(cls, sizes, first, last, dtype):
-        """The Side of chunks of `sizes` (empty ones included) whose nonempty ones begin with
-        the keys `first` and end with `last`."""
+    def of(cls, sizes, positions, keys, dtype):
+        """The Side of chunks of `sizes` (empty ones included), where positions and keys list,
+        for each nonempty chunk, its sampled positions (local, ascending, from its first
+        element to its last) and their keys."""
         sizes = np.asarray(sizes, dtype=np.int64)
         ends = np.cumsum(sizes)
         nonempty = sizes > 0
-        return cls((ends - sizes)[nonempty], ends[nonempty], np.asarray(first, dtype=dtype),
-                   np.asarray(last, dtype=dtype), int(ends[-1]) if len(ends) else 0)
+        starts = (ends - sizes)[nonempty]
+        keys = [np.asarray(k, dtype=dtype) for k in keys]
+        known_at = [start + np.asarray(p, dtype=np.int64) for start, p in zip(starts, positions)]
+        join = (lambda parts, t: np.concatenate(parts) if parts else np.zeros(0, dtype=t))
+        return cls(starts, ends[nonempty], np.array([k[0] for k in keys], dtype=dtype),
+                   np.array([k[-1] for k in keys], dtype=dtype), int(ends[-1]) if len(ends) else 0,
+                   join(known_at, np.int64), join(keys, dtype))
 
     def chunk_of(self, position):
         """The nonempty chunk holding each global position (positions in [0, size))."""
         return np.searchsorted(self.starts, position, side="right") - 1
+
+    def bracket(self, position):
+        """The sampled keys nearest each global position in [0, size), at or before it and at
+        or after it: the element there lies between them (sorted input)."""
+        at = np.searchsorted(self.known_at, position, side="right") - 1
+        after = np.minimum(at + (self.known_at[at] < position), len(self.known_at) - 1)
+        return self.known[at], self.known[after]
 
 
 def less(x, y):
@@ -59,20 +100,32 @@ def path_splits(diagonals, a, b, fetch, count, balanced, samples=None):
     k = np.asarray(diagonals, dtype=np.int64)
     if samples is None:
         samples = max(SAMPLES, BUDGET // max(1, len(k)))
-    i, key_a, key_b = _merge_path(k, a, b, fetch, balanced, samples)
+    i, key_a, key_b, windows = _merge_path(k, a, b, fetch, balanced, samples)
     if not balanced:
         return i, k - i
-    return _balanced(k, i, key_a, key_b, a, b, count)
+    return _balanced(k, i, key_a, key_b, a, b, count, windows)
 
 
-def _merge_path(k, a, b, fetch, with_keys, samples):
-    """The merge path's co-rank i of each diagonal; with_keys: also A[i] and B[k - i], where
-    they exist (the next element on each side, which the balanced path starts from).
+class Window(NamedTuple):
+    """Elements a cut's settling round read on one side: per cut, A[start, start + length) (or
+    B's) in values[cut, :length]."""
+
+    start: np.ndarray  # int64
+    length: np.ndarray  # int64
+    values: np.ndarray  # cuts x width, the keys' dtype
+
+
+def _merge_path(k, a, b, fetch, balanced, samples):
+    """The merge path's co-rank i of each diagonal; balanced: also A[i] and B[k - i], where
+    they exist (the next element on each side, which the balanced path starts from), and the
+    Windows of A and of B that settled each cut.
 
     The co-rank is the first p in [lo, hi) with B[k-1-p] < A[p], else hi, for lo = max(0, k - n)
-    and hi = min(k, m). The boundary keys narrow [lo, hi) first; each round then probes
+    and hi = min(k, m). The sampled keys narrow [lo, hi) first; each round then probes
     `samples` positions of every cut's range, or, once a range holds at most `samples`
-    positions, all of them, which settles the cut."""
+    positions, reads all of them, which settles the cut. For the balanced path that read
+    reaches min(samples, SAMPLES) elements further on both sides, where the next key's runs
+    mostly end, so that their bounds need no round of their own (_bounds)."""
     m, n = a.size, b.size
     lo = np.maximum(0, k - n)
     hi = np.minimum(k, m)
@@ -80,7 +133,11 @@ def _merge_path(k, a, b, fetch, with_keys, samples):
     dtype = a.first.dtype
     key_a = np.zeros(len(k), dtype=dtype)
     key_b = np.zeros(len(k), dtype=dtype)
-    pending = np.ones(len(k), dtype=bool) if with_keys else lo < hi
+    margin = min(samples, SAMPLES) if balanced else 0
+    width = samples + 1 + 2 * margin
+    windows = [Window(np.zeros(len(k), np.int64), np.zeros(len(k), np.int64), np.zeros((len(k), width), dtype))
+               for _ in range(2)] if balanced else None
+    pending = np.ones(len(k), dtype=bool) if balanced else lo < hi
     while pending.any():
         final = pending & (hi - lo <= samples)
         probe = pending & ~final
@@ -88,21 +145,21 @@ def _merge_path(k, a, b, fetch, with_keys, samples):
         pk, plo, phi = k[probe], lo[probe], hi[probe]
         t = np.arange(1, samples + 1)
         pp = plo[:, None] + (t[None, :] * (phi - plo)[:, None]) // (samples + 1)
-        # Settling grids: A[lo + t] and B[k - lo - t] for t = 0..s, masked to t <= hi - lo.
+        # Settling windows: A[lo - margin, hi + margin] and B[k - hi - margin, k - lo + margin]
+        # within the inputs, which hold A[lo + t] and B[k - lo - t] for t = 0..hi - lo.
         fk, flo, fhi = k[final], lo[final], hi[final]
-        t = np.arange(samples + 1)
-        in_range = t[None, :] <= (fhi - flo)[:, None]
-        ga = flo[:, None] + t[None, :]
-        gb = fk[:, None] - ga
-        valid_a = in_range & (ga < m)
-        valid_b = in_range & (gb >= 0) & (gb < n)
-        pos_a = np.concatenate([pp.ravel(), ga[valid_a]])
-        pos_b = np.concatenate([(pk[:, None] - 1 - pp).ravel(), gb[valid_b]])
+        u = np.arange(width)
+        start_a, start_b = np.maximum(0, flo - margin), np.maximum(0, fk - fhi - margin)
+        end_a, end_b = np.minimum(m, fhi + margin + 1), np.minimum(n, fk - flo + margin + 1)
+        wa, wb = start_a[:, None] + u, start_b[:, None] + u
+        valid_wa, valid_wb = wa < end_a[:, None], wb < end_b[:, None]
+        pos_a = np.concatenate([pp.ravel(), wa[valid_wa]])
+        pos_b = np.concatenate([(pk[:, None] - 1 - pp).ravel(), wb[valid_wb]])
         ua, ia = np.unique(pos_a, return_inverse=True)
         ub, ib = np.unique(pos_b, return_inverse=True)
         va, vb = fetch(ua, ub)
         va, vb = np.asarray(va)[ia.ravel()], np.asarray(vb)[ib.ravel()]
-        probes = pp.size  # va and vb: the probes' elements, then the grids'
+        probes = pp.size  # va and vb: the probes' elements, then the windows'
 
         # Wide ranges narrow to the probes that bracket the first p with B[k-1-p] < A[p].
         after = less(vb[:probes].reshape(pp.shape), va[:probes].reshape(pp.shape))
@@ -112,73 +169,71 @@ def _merge_path(k, a, b, fetch, with_keys, samples):
 
         # Settled ranges: the answer is lo + the first t < hi - lo with B[k-lo-t-1] < A[lo+t].
         if fk.size:
-            grid_a = np.zeros(ga.shape, dtype=dtype)
-            grid_b = np.zeros(gb.shape, dtype=dtype)
-            grid_a[valid_a] = va[probes:]
-            grid_b[valid_b] = vb[probes:]
+            win_a = np.zeros(wa.shape, dtype=dtype)
+            win_b = np.zeros(wb.shape, dtype=dtype)
+            win_a[valid_wa] = va[probes:]
+            win_b[valid_wb] = vb[probes:]
+            t = np.arange(samples + 1)
+            grid_a = np.take_along_axis(win_a, np.minimum((flo - start_a)[:, None] + t, width - 1), axis=1)
+            grid_b = np.take_along_axis(win_b, np.clip((fk - flo - start_b)[:, None] - t, 0, width - 1), axis=1)
             steps = (fhi - flo)[:, None]
             after = less(grid_b[:, 1:], grid_a[:, :-1]) & (t[None, :-1] < steps)
             first = np.where(after.any(axis=1), after.argmax(axis=1), fhi - flo)
             rows = np.arange(len(fk))
             lo[final] = hi[final] = flo + first
-            key_a[final] = grid_a[rows, first]
+            key_a[final] = grid_a[rows, first]  # meaningful where i < m (and key_b where j < n)
             key_b[final] = grid_b[rows, first]
+            if balanced:
+                for window, start, end, values in ((windows[0], start_a, end_a, win_a), (windows[1], start_b, end_b, win_b)):
+                    window.start[final], window.length[final], window.values[final] = start, end - start, values
         pending &= ~final
-        if not with_keys:
+        if not balanced:
             pending &= lo < hi
-    return lo, key_a, key_b
+    return lo, key_a, key_b, windows
 
 
 def _narrow(k, lo, hi, a, b):
-    """[lo, hi) of each cut narrowed with the boundary keys alone. At a known A[p] (a chunk's
-    first or last key) B[k-1-p] lies between the first and last key of its chunk, which may
-    decide B[k-1-p] < A[p] either way, and likewise at a known B key; the answer lies after
-    every p known false and at or before every p known true. Over the known positions in order
-    both "known true" and "known false" change once (A's keys rise while B's chunk at k-1-p
+    """[lo, hi) of each cut narrowed with the sampled keys alone. At a sampled A[p],
+    B[k-1-p] lies between the sampled B keys around position k-1-p, which may decide
+    B[k-1-p] < A[p] either way, and likewise at a sampled B key; the answer lies after every p
+    known false and at or before every p known true. Over the sampled positions in order both
+    "known true" and "known false" change once (A's keys rise while B's bracket at k-1-p
     falls), so four binary searches per cut find the last known false and first known true.
-    Leaves the range the chunks' key ranges cannot decide: mostly the one or two chunks the cut
-    falls in."""
+    Leaves the range the samples cannot decide: mostly about one gap between samples."""
     if len(a.starts) == 0 or len(b.starts) == 0:
         return lo, hi
-    pa, ka = _known(a)
-    pb, kb = _known(b)
+    pa, ka = a.known_at, a.known
+    pb, kb = b.known_at, b.known
     new_lo, new_hi = lo.copy(), hi.copy()
 
-    # A's known positions in [lo, hi): known true where B's chunk at k-1-p ends before A[p],
+    # A's sampled positions in [lo, hi): known true where B's bracket at k-1-p ends before A[p],
     # known false where it starts at or after A[p].
     begin, end = np.searchsorted(pa, lo), np.searchsorted(pa, hi)
 
-    def b_chunk(index):
-        return b.chunk_of(np.clip(k - 1 - pa[index], 0, b.size - 1))
+    def b_bracket(index):
+        return b.bracket(np.clip(k - 1 - pa[index], 0, b.size - 1))
 
-    first_true = _first(begin, end, lambda i: less(b.last[b_chunk(i)], ka[i]))
+    first_true = _first(begin, end, lambda i: less(b_bracket(i)[1], ka[i]))
     found = first_true < end
     new_hi[found] = np.minimum(new_hi, pa[np.minimum(first_true, len(pa) - 1)])[found]
-    first_open = _first(begin, end, lambda i: less(b.first[b_chunk(i)], ka[i]))  # first not known false
+    first_open = _first(begin, end, lambda i: less(b_bracket(i)[0], ka[i]))  # first not known false
     found = first_open > begin
     new_lo[found] = np.maximum(new_lo, pa[np.maximum(first_open - 1, 0)] + 1)[found]
 
-    # B's known positions q with p = k-1-q in [lo, hi): known true (B[q] before A's chunk at p)
-    # for the smallest q, known false (B[q] not before that chunk's last key) for the largest.
+    # B's sampled positions q with p = k-1-q in [lo, hi): known true (B[q] before A's bracket
+    # at p) for the smallest q, known false (B[q] not before the bracket's top) for the largest.
     begin, end = np.searchsorted(pb, k - hi), np.searchsorted(pb, k - lo)
 
-    def a_chunk(index):
-        return a.chunk_of(np.clip(k - 1 - pb[index], 0, a.size - 1))
+    def a_bracket(index):
+        return a.bracket(np.clip(k - 1 - pb[index], 0, a.size - 1))
 
-    first_open = _first(begin, end, lambda i: ~less(kb[i], a.first[a_chunk(i)]))  # first not known true
+    first_open = _first(begin, end, lambda i: ~less(kb[i], a_bracket(i)[0]))  # first not known true
     found = first_open > begin
     new_hi[found] = np.minimum(new_hi, k - 1 - pb[np.maximum(first_open - 1, 0)])[found]
-    first_false = _first(begin, end, lambda i: ~less(kb[i], a.last[a_chunk(i)]))
+    first_false = _first(begin, end, lambda i: ~less(kb[i], a_bracket(i)[1]))
     found = first_false < end
     new_lo[found] = np.maximum(new_lo, k - pb[np.minimum(first_false, len(pb) - 1)])[found]
     return new_lo, np.maximum(new_hi, new_lo)  # unsorted input: stay a range
-
-
-def _known(side):
-    """The positions whose keys the boundaries give (each nonempty chunk's first and last), in
-    order, and those keys."""
-    return (np.stack([side.starts, side.ends - 1], axis=1).ravel(),
-            np.stack([side.first, side.last], axis=1).ravel())
 
 
 def _first(begin, end, predicate):
@@ -195,21 +250,23 @@ def _first(begin, end, predicate):
         low = np.where(active & ~holds, mid + 1, low)
 
 
-def _balanced(k, i, key_a, key_b, a, b, count):
+def _balanced(k, i, key_a, key_b, a, b, count, windows):
     """The balanced path's splits from the merge path's (balanced_split_from in
     balanced_path.hpp). Its searches over the run of the next key become the key's lower bound
     in A and lower and upper bound in B: sums over chunks, where every chunk but the one (per
     bound) that holds the key's run boundary is counted whole or not at all from its boundary
-    keys. A's upper bound is never needed: the merge path puts A's copies of a key first, so
-    when the next element is A's at least `before` copies in A start at a_run, and when it is
-    B's none follows the split."""
+    keys, and that one is often decided by the Windows the merge path read. A's upper bound is
+    never needed: the merge path puts A's copies of a key first, so when the next element is
+    A's at least `before` copies in A start at a_run, and when it is B's none follows the
+    split."""
     m, n = a.size, b.size
     j = k - i
     from_a = (i < m) & ((j >= n) | ~less(key_b, key_a))
     key = np.where(from_a, key_a, key_b)
     live = (i < m) | (j < n)
     key = key[live]
-    (low_a,), (low_b, up_b) = _bounds(key, ((a, (False,)), (b, (False, True))), count)
+    windows = [Window(*(field[live] for field in window)) for window in windows]
+    (low_a,), (low_b, up_b) = _bounds(key, ((a, (False,), windows[0]), (b, (False, True), windows[1])), count)
     il, jl = i[live], j[live]
     a_run = np.minimum(il, low_a)
     b_run = np.minimum(jl, low_b)
@@ -227,19 +284,45 @@ def _balanced(k, i, key_a, key_b, a, b, count):
 
 
 def _bounds(keys, sides, count):
-    """Each key's bounds in the two sides: `sides` holds (Side, rights) for A and for B, where
-    rights lists the bounds wanted (False: the lower, the elements before the key; True: the
-    upper, those not after it). One call of `count` for the chunks whose boundary keys do not
-    decide them. Returns, per side, the bounds in the order of its rights."""
-    decided = [_decided_bounds(keys, side, rights) for side, rights in sides]
-    counts = count(*[(chunk, keys[key], right) for _, (chunk, key, right) in decided])
-    out = []
-    for (side, rights), (bounds, (chunk, key, right)), local in zip(sides, decided, counts):
+    """Each key's bounds in the two sides: `sides` holds (Side, rights, Window) for A and for
+    B, where rights lists the bounds wanted (False: the lower, the elements before the key;
+    True: the upper, those not after it) and the Window holds elements read around each key's
+    place. One call of `count`, for the bounds that neither the chunks' boundary keys nor the
+    windows decide, if any. Returns, per side, the bounds in the order of its rights."""
+    out, queries = [], []
+    for side, rights, window in sides:
+        bounds, (chunk, key, right) = _decided_bounds(keys, side, rights)
+        known, at = _window_bounds(keys[key], right, Window(*(field[key] for field in window)), side.size)
+        for bound, r in zip(bounds, rights):
+            bound[key[known & (right == r)]] = at[known & (right == r)]
+        out.append(bounds)
+        queries.append((chunk[~known], key[~known], right[~known]))
+    if not any(len(chunk) for chunk, _, _ in queries):
+        return out
+    counts = count(*[(chunk, keys[key], right) for chunk, key, right in queries])
+    for (side, rights, _), bounds, (chunk, key, right), local in zip(sides, out, queries, counts):
         at = side.starts[chunk] + np.asarray(local, dtype=np.int64)
         for bound, r in zip(bounds, rights):
             bound[key[right == r]] = at[right == r]
-        out.append(bounds)
     return out
+
+
+def _window_bounds(keys, right, window, size):
+    """Per key, whether its window on a side of `size` elements decides its bound (right:
+    upper, else lower), and the bound: it does where the window starts at the side's start or
+    with an element counted and ends at the side's end or with one not counted (sorted input:
+    those before count, those after do not)."""
+    width = window.values.shape[1] if window.values.ndim == 2 else 0
+    if len(keys) == 0 or width == 0:
+        return np.zeros(len(keys), dtype=bool), np.zeros(len(keys), dtype=np.int64)
+    values, length = window.values, window.length
+    column = np.arange(width)[None, :]
+    # Counted: before the key (lower bound) or not after it (upper bound).
+    counted = np.where(right[:, None], ~less(keys[:, None], values), less(values, keys[:, None]))
+    counted &= column < length[:, None]
+    last = np.take_along_axis(counted, np.maximum(length - 1, 0)[:, None], axis=1)[:, 0]
+    known = (length > 0) & ((window.start == 0) | counted[:, 0]) & ((window.start + length == size) | ~last)
+    return known, window.start + counted.sum(axis=1)
 
 
 def _decided_bounds(keys, side, rights):
