@@ -15,6 +15,8 @@ Each row, medians of --repeat:
   partitions  persisting the result and waiting for it: the windows move and each partition's
               call runs; the result stays on the workers
   total       search + partitions, its ratio to the one call, and the search's share of it
+Above the table, Dask's floor for each step of the search: a compute of one trivial task per
+chunk of both inputs (len), median of --repeat; a search costs about (1 + rounds) of it.
 Checked once per operation, untimed: the result gathered equals the one call's (exit status 1
 where it does not). --json PATH writes the rows.
 """
@@ -51,6 +53,7 @@ def main():
         if op not in OPERATIONS:
             p.error(f"--ops: {op!r} is not one of {', '.join(OPERATIONS)}")
 
+    import dask
     import dask.array as da
     import distributed
 
@@ -87,6 +90,9 @@ def main():
         a, b = A.compute(), B.compute()  # for the one call, in this process
         print(f"{where}: {len(client.scheduler_info()['workers'])} workers; 2^{args.log2} int64 per input in "
               f"{args.chunks} chunks each; {'CuPy chunks' if gpu else f'NumPy chunks, threads={args.threads}'}")
+        blocks = list(A.to_delayed()) + list(B.to_delayed())
+        floor = _median(args.repeat, lambda: None, lambda: dask.compute(*[dask.delayed(len)(x) for x in blocks]))
+        print(f"Dask's floor: a compute of one task per chunk ({len(blocks)} tasks): {floor * 1e3:.1f} ms")
         print(f"{'operation':26s} {'one call ms':>11s} {'search ms':>10s} {'rounds':>6s} {'partitions ms':>13s} "
               f"{'total ms':>9s} {'x one call':>10s} {'search %':>8s}  check")
         for op in ops:
@@ -114,7 +120,7 @@ def main():
             total = search + run
             row = {"operation": op, "log2": args.log2, "chunks": args.chunks, "workers": where,
                    "gpus": args.gpus, "one_call_ms": one * 1e3, "search_ms": search * 1e3,
-                   "rounds": rounds, "partitions_ms": run * 1e3, "total_ms": total * 1e3,
+                   "rounds": rounds, "floor_ms": floor * 1e3, "partitions_ms": run * 1e3, "total_ms": total * 1e3,
                    "ratio_to_one_call": total / one, "search_share": search / total, "check": same}
             rows.append(row)
             print(f"{op:26s} {one * 1e3:11.1f} {search * 1e3:10.1f} {rounds:6d} {run * 1e3:13.1f} "
