@@ -124,8 +124,10 @@ def test_distributed_co_rank_matches_the_single_array_splits(rng, dtype, distinc
                 assert np.array_equal(i, expected[:, 0]) and np.array_equal(j, expected[:, 1]), where
             else:
                 assert np.array_equal(i, merge_i) and np.array_equal(i + j, k), where
-            # A round fetches at most s + 1 elements per side and cut; ranges shrink (s+1)-fold.
-            assert all(f <= 2 * (samples + 1) * len(k) for f in memory.fetched), where
+            # A round fetches at most s + 1 elements per side and cut (2 min(s, SAMPLES) more on
+            # the balanced path); ranges shrink (s+1)-fold.
+            per_cut = samples + 1 + (2 * max(1, min(samples, _co_rank.SAMPLES)) if balanced else 0)
+            assert all(f <= 2 * per_cut * len(k) for f in memory.fetched), where
             longest = max(1, min(m, n))
             assert memory.rounds <= np.ceil(np.log(longest + 1) / np.log(samples + 1)) + 2, where
 
@@ -257,15 +259,15 @@ class Formula:
 
 
 @pytest.mark.parametrize("keys", ["interleaved", "skewed", "runs"])
-def test_two_to_the_30_keys_a_side_cut_32_ways_settle_in_one_round(keys):
+def test_two_to_the_30_keys_a_side_cut_64_ways_settle_in_one_round(keys):
     """The sampled keys (chunk_samples) and a round's share of BUDGET are sized so that the
-    cuts of inputs of 2^30 keys each, 32 partitions, settle in the first round."""
+    cuts of inputs of 2^30 keys each, 64 partitions, settle in the first round."""
     m = n = 1 << 30
     f, g = {"interleaved": (lambda p: 2 * p, lambda q: 2 * q + 1),
             "skewed": (lambda p: p, lambda q: (1 << 29) + 3 * q),
             "runs": (lambda p: p // 1000, lambda q: q // 777)}[keys]
     formula = Formula(m, n, 16, f, g)
-    k = np.arange(33, dtype=np.int64) * (m + n) // 32
+    k = np.arange(65, dtype=np.int64) * (m + n) // 64
     i, j = _co_rank.path_splits(k, *formula.sides, formula.fetch, None, False)
     assert np.array_equal(i, formula.merge_path(k)) and np.array_equal(i + j, k)
     assert formula.rounds == 1
@@ -451,6 +453,12 @@ def test_sortedness_checks_name_the_chunk(client):
     with pytest.raises(ValueError, match=r"`a` is not sorted across chunks: a\[3\]"):
         cd.merge(later, sorted_b, check_sorted=True)
     cd.merge(across, sorted_b, assume_sorted=True).compute()  # unspecified, but runs
+    rng = np.random.default_rng(7)
+    for _ in range(20):  # unsorted inside chunks: unspecified splits, but within the inputs
+        x, y = rng.integers(0, 5, 40), rng.integers(0, 5, 30)
+        X, Y = da.from_array(x, chunks=7), da.from_array(y, chunks=4)
+        i, j = cd.path_splits(X, Y, np.arange(71), balanced=True, assume_sorted=True)
+        assert i.min() >= 0 and i.max() <= 40 and j.min() >= 0 and j.max() <= 30
     with pytest.raises(ValueError, match="contradict"):
         cd.merge(across, sorted_b, assume_sorted=True, check_sorted=True)
     nan_last = da.from_array(np.array([1.0, np.nan, np.nan]), chunks=1)

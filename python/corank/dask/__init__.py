@@ -164,7 +164,8 @@ def path_splits(a, b, diagonals, *, balanced=False, assume_sorted=False, check_s
     if k.size and (k.min() < 0 or k.max() > A.size + B.size):
         raise ValueError(f"{name}: diagonals must lie in [0, {A.size + B.size}] (len(a) + len(b))")
     reader = _chunks.Reader(A, B)
-    return _path_splits(k, A.side, B.side, reader.fetch, reader.count, balanced)
+    i, j = _path_splits(k, A.side, B.side, reader.fetch, reader.count, balanced)
+    return np.clip(i, 0, A.size), np.clip(j, 0, B.size)  # unsorted input under assume_sorted: still in range
 
 
 def _run(function, name, a, b, values_a=None, values_b=None, *, paired=False, npartitions=None,

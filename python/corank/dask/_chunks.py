@@ -48,7 +48,7 @@ def _summary(chunk, keys, check_inside, samples):
     sampled = None
     if size:  # strided slices: basic indexing, which every array type takes
         positions = sample_positions(size, samples)
-        keys = to_host(chunk[::sample_step(size, samples)])
+        keys = np.array(to_host(chunk[::sample_step(size, samples)]))  # a copy, not a view holding the chunk
         if len(keys) < len(positions):
             keys = np.concatenate([keys, to_host(chunk[size - 1:])])
         sampled = positions, keys

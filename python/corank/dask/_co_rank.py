@@ -13,9 +13,10 @@ import numpy as np
 # per task); an element read, eight bytes or so. So the first read samples each chunk every
 # GAP positions (more sparsely where that would take more than SAMPLED keys per side), which
 # leaves each cut a range of about a gap, and each round then probes up to BUDGET elements per
-# side, split over the cuts (at least SAMPLES per cut): a round settles every cut whose range
-# holds at most its share, and narrows the others (share + 1)-fold. Up to BUDGET / GAP = 64
-# cuts of inputs of up to 2^30 keys each settle in the first round.
+# side, split over the cuts still open (at least SAMPLES per cut; the balanced path reads up
+# to 2 * SAMPLES more per cut): a round settles every cut whose range holds at most its share,
+# and narrows the others (share + 1)-fold. So 64 partitions of inputs of up to 2^30 keys each
+# settle in the first round.
 GAP = 1 << 12
 SAMPLED = 1 << 18
 SAMPLES = 64
@@ -96,55 +97,51 @@ def path_splits(diagonals, a, b, fetch, count, balanced, samples=None):
     the elements at global positions pa of A and pb of B (sorted, distinct int64 arrays).
     count(qa, qb) answers, per side, queries (chunk, key, right): the elements of that nonempty
     chunk before key (right=False) or not after it (right=True). samples: the elements probed
-    per cut in a round (default: SAMPLES, or more for few cuts). Returns two int64 arrays."""
+    per cut in a round (default: BUDGET over the cuts the samples leave open, at least
+    SAMPLES). Returns two int64 arrays."""
     k = np.asarray(diagonals, dtype=np.int64)
-    if samples is None:
-        samples = max(SAMPLES, BUDGET // max(1, len(k)))
-    i, key_a, key_b, windows = _merge_path(k, a, b, fetch, balanced, samples)
+    i, key_a, key_b, read = _merge_path(k, a, b, fetch, balanced, samples)
     if not balanced:
         return i, k - i
-    return _balanced(k, i, key_a, key_b, a, b, count, windows)
-
-
-class Window(NamedTuple):
-    """Elements a cut's settling round read on one side: per cut, A[start, start + length) (or
-    B's) in values[cut, :length]."""
-
-    start: np.ndarray  # int64
-    length: np.ndarray  # int64
-    values: np.ndarray  # cuts x width, the keys' dtype
+    return _balanced(k, i, key_a, key_b, a, b, count, read)
 
 
 def _merge_path(k, a, b, fetch, balanced, samples):
     """The merge path's co-rank i of each diagonal; balanced: also A[i] and B[k - i], where
     they exist (the next element on each side, which the balanced path starts from), and the
-    Windows of A and of B that settled each cut.
+    bounds of the next key that the settling read decides (_window_bounds): its lower bound in
+    A, its lower and upper bounds in B, each -1 where the read does not decide it.
 
     The co-rank is the first p in [lo, hi) with B[k-1-p] < A[p], else hi, for lo = max(0, k - n)
     and hi = min(k, m). The sampled keys narrow [lo, hi) first; each round then probes
-    `samples` positions of every cut's range, or, once a range holds at most `samples`
-    positions, reads all of them, which settles the cut. For the balanced path that read
-    reaches min(samples, SAMPLES) elements further on both sides, where the next key's runs
-    mostly end, so that their bounds need no round of their own (_bounds)."""
+    `samples` positions of every cut's range (default: the cuts left open share BUDGET, at
+    least SAMPLES each), or, once a range holds at most `samples` positions, reads all of
+    them, which settles the cut. For the balanced path that read reaches a margin further on
+    both sides, where the next key's runs mostly end, so that their bounds need no round of
+    their own: SAMPLES elements, fewer where the cuts are so many (over 2048) that the margins
+    would take more than BUDGET."""
     m, n = a.size, b.size
     lo = np.maximum(0, k - n)
     hi = np.minimum(k, m)
     lo, hi = _narrow(k, lo, hi, a, b)
+    if samples is None:
+        samples = max(SAMPLES, BUDGET // max(1, int(np.count_nonzero(lo < hi))))
     dtype = a.first.dtype
     key_a = np.zeros(len(k), dtype=dtype)
     key_b = np.zeros(len(k), dtype=dtype)
-    margin = min(samples, SAMPLES) if balanced else 0
+    margin = max(1, min(samples, SAMPLES, BUDGET // (2 * len(k)))) if balanced else 0  # in the budget, too
     width = samples + 1 + 2 * margin
-    windows = [Window(np.zeros(len(k), np.int64), np.zeros(len(k), np.int64), np.zeros((len(k), width), dtype))
-               for _ in range(2)] if balanced else None
+    read = np.full((3, len(k)), -1, dtype=np.int64) if balanced else None
     pending = np.ones(len(k), dtype=bool) if balanced else lo < hi
     while pending.any():
         final = pending & (hi - lo <= samples)
         probe = pending & ~final
-        # Probes: s interior positions of each wide range, lo + t(hi - lo)/(s + 1) for t = 1..s.
+        # Probes: s interior positions of each wide range, lo + t(hi - lo)/(s + 1) for t = 1..s
+        # (t times the quotient and the remainder apart: no overflow for ranges of any size).
         pk, plo, phi = k[probe], lo[probe], hi[probe]
         t = np.arange(1, samples + 1)
-        pp = plo[:, None] + (t[None, :] * (phi - plo)[:, None]) // (samples + 1)
+        q, r = np.divmod(phi - plo, samples + 1)
+        pp = plo[:, None] + q[:, None] * t + (r[:, None] * t) // (samples + 1)
         # Settling windows: A[lo - margin, hi + margin] and B[k - hi - margin, k - lo + margin]
         # within the inputs, which hold A[lo + t] and B[k - lo - t] for t = 0..hi - lo.
         fk, flo, fhi = k[final], lo[final], hi[final]
@@ -184,12 +181,34 @@ def _merge_path(k, a, b, fetch, balanced, samples):
             key_a[final] = grid_a[rows, first]  # meaningful where i < m (and key_b where j < n)
             key_b[final] = grid_b[rows, first]
             if balanced:
-                for window, start, end, values in ((windows[0], start_a, end_a, win_a), (windows[1], start_b, end_b, win_b)):
-                    window.start[final], window.length[final], window.values[final] = start, end - start, values
+                _, key = _next_key(lo[final], fk - lo[final], key_a[final], key_b[final], m, n)
+                read[0, final] = _window_bounds(key, False, start_a, end_a - start_a, win_a, m)
+                read[1, final] = _window_bounds(key, False, start_b, end_b - start_b, win_b, n)
+                read[2, final] = _window_bounds(key, True, start_b, end_b - start_b, win_b, n)
         pending &= ~final
         if not balanced:
             pending &= lo < hi
-    return lo, key_a, key_b, windows
+    return lo, key_a, key_b, read
+
+
+def _next_key(i, j, key_a, key_b, m, n):
+    """Whether the next element after split (i, j) is A's (ties to A), and its key."""
+    from_a = (i < m) & ((j >= n) | ~less(key_b, key_a))
+    return from_a, np.where(from_a, key_a, key_b)
+
+
+def _window_bounds(keys, right, start, length, values, size):
+    """Each key's bound (right: upper, else lower) in a side of `size` elements from a window
+    of it, A[start, start + length) in values[:, :length], or -1 where the window does not
+    decide it. It does where the window starts at the side's start or with an element counted
+    and ends at the side's end or with one not counted: in sorted input the counted elements
+    (before the key, or not after it) are a prefix."""
+    width = values.shape[1]
+    counted = ~less(keys[:, None], values) if right else less(values, keys[:, None])
+    counted &= np.arange(width)[None, :] < length[:, None]
+    last = np.take_along_axis(counted, np.maximum(length - 1, 0)[:, None], axis=1)[:, 0]
+    known = (length > 0) & ((start == 0) | counted[:, 0]) & ((start + length == size) | ~last)
+    return np.where(known, start + counted.sum(axis=1), -1)
 
 
 def _narrow(k, lo, hi, a, b):
@@ -250,23 +269,22 @@ def _first(begin, end, predicate):
         low = np.where(active & ~holds, mid + 1, low)
 
 
-def _balanced(k, i, key_a, key_b, a, b, count, windows):
+def _balanced(k, i, key_a, key_b, a, b, count, read):
     """The balanced path's splits from the merge path's (balanced_split_from in
     balanced_path.hpp). Its searches over the run of the next key become the key's lower bound
-    in A and lower and upper bound in B: sums over chunks, where every chunk but the one (per
-    bound) that holds the key's run boundary is counted whole or not at all from its boundary
-    keys, and that one is often decided by the Windows the merge path read. A's upper bound is
-    never needed: the merge path puts A's copies of a key first, so when the next element is
-    A's at least `before` copies in A start at a_run, and when it is B's none follows the
+    in A and lower and upper bound in B: those the settling read decided (`read`, -1 where it
+    did not), else sums over chunks, where every chunk but the one (per bound) that holds the
+    key's run boundary is counted whole or not at all from its boundary keys. A's upper bound
+    is never needed: the merge path puts A's copies of a key first, so when the next element
+    is A's at least `before` copies in A start at a_run, and when it is B's none follows the
     split."""
     m, n = a.size, b.size
     j = k - i
-    from_a = (i < m) & ((j >= n) | ~less(key_b, key_a))
-    key = np.where(from_a, key_a, key_b)
+    from_a, key = _next_key(i, j, key_a, key_b, m, n)
     live = (i < m) | (j < n)
     key = key[live]
-    windows = [Window(*(field[live] for field in window)) for window in windows]
-    (low_a,), (low_b, up_b) = _bounds(key, ((a, (False,), windows[0]), (b, (False, True), windows[1])), count)
+    read = read[:, live]
+    (low_a,), (low_b, up_b) = _bounds(key, ((a, (False,), read[:1]), (b, (False, True), read[1:])), count)
     il, jl = i[live], j[live]
     a_run = np.minimum(il, low_a)
     b_run = np.minimum(jl, low_b)
@@ -284,19 +302,21 @@ def _balanced(k, i, key_a, key_b, a, b, count, windows):
 
 
 def _bounds(keys, sides, count):
-    """Each key's bounds in the two sides: `sides` holds (Side, rights, Window) for A and for
-    B, where rights lists the bounds wanted (False: the lower, the elements before the key;
-    True: the upper, those not after it) and the Window holds elements read around each key's
-    place. One call of `count`, for the bounds that neither the chunks' boundary keys nor the
-    windows decide, if any. Returns, per side, the bounds in the order of its rights."""
+    """Each key's bounds in the two sides: `sides` holds (Side, rights, read) for A and for B,
+    where rights lists the bounds wanted (False: the lower, the elements before the key; True:
+    the upper, those not after it) and read, per right, the bounds already known (-1 where
+    not). One call of `count`, for the bounds that neither those nor the chunks' boundary keys
+    decide, if any. Returns, per side, the bounds in the order of its rights."""
     out, queries = [], []
-    for side, rights, window in sides:
+    for side, rights, read in sides:
         bounds, (chunk, key, right) = _decided_bounds(keys, side, rights)
-        known, at = _window_bounds(keys[key], right, Window(*(field[key] for field in window)), side.size)
-        for bound, r in zip(bounds, rights):
-            bound[key[known & (right == r)]] = at[known & (right == r)]
+        done = np.zeros(len(key), dtype=bool)
+        for bound, r, known in zip(bounds, rights, read):
+            hit = (right == r) & (known[key] >= 0)
+            bound[key[hit]] = known[key[hit]]
+            done |= hit
         out.append(bounds)
-        queries.append((chunk[~known], key[~known], right[~known]))
+        queries.append((chunk[~done], key[~done], right[~done]))
     if not any(len(chunk) for chunk, _, _ in queries):
         return out
     counts = count(*[(chunk, keys[key], right) for chunk, key, right in queries])
@@ -305,24 +325,6 @@ def _bounds(keys, sides, count):
         for bound, r in zip(bounds, rights):
             bound[key[right == r]] = at[right == r]
     return out
-
-
-def _window_bounds(keys, right, window, size):
-    """Per key, whether its window on a side of `size` elements decides its bound (right:
-    upper, else lower), and the bound: it does where the window starts at the side's start or
-    with an element counted and ends at the side's end or with one not counted (sorted input:
-    those before count, those after do not)."""
-    width = window.values.shape[1] if window.values.ndim == 2 else 0
-    if len(keys) == 0 or width == 0:
-        return np.zeros(len(keys), dtype=bool), np.zeros(len(keys), dtype=np.int64)
-    values, length = window.values, window.length
-    column = np.arange(width)[None, :]
-    # Counted: before the key (lower bound) or not after it (upper bound).
-    counted = np.where(right[:, None], ~less(keys[:, None], values), less(values, keys[:, None]))
-    counted &= column < length[:, None]
-    last = np.take_along_axis(counted, np.maximum(length - 1, 0)[:, None], axis=1)[:, 0]
-    known = (length > 0) & ((window.start == 0) | counted[:, 0]) & ((window.start + length == size) | ~last)
-    return known, window.start + counted.sum(axis=1)
 
 
 def _decided_bounds(keys, side, rights):
