@@ -1,8 +1,8 @@
 """What the distributed co-rank reads of Dask arrays, each read one small compute: every
 chunk's kind, size and a sample of its keys, first and last among them (with the sortedness
 checks), the elements at given positions, and counts of elements before given keys in given
-chunks. Chunks are NumPy (CPU
-workers) or CuPy (GPU workers); only small NumPy arrays come back."""
+chunks. Chunks are NumPy (CPU workers) or CuPy (GPU workers); only small NumPy arrays come
+back."""
 
 import operator
 
@@ -36,8 +36,8 @@ def _module(x):
 
 
 def _summary(chunk, keys, check_inside, samples):
-    """A chunk's kind and size; for keys also its sampled positions and their keys (about
-    `samples` of them, evenly spaced, the first and last among them: sample_positions) and, with
+    """A chunk's kind and size; for keys also its sampled positions and their keys (evenly
+    spaced, at most `samples` + 1, the first and last among them: sample_positions) and, with
     check_inside, where it stops being sorted (its size where it does not)."""
     kind = kind_of(chunk)
     if kind not in KINDS:
@@ -48,10 +48,10 @@ def _summary(chunk, keys, check_inside, samples):
     sampled = None
     if size:  # strided slices: basic indexing, which every array type takes
         positions = sample_positions(size, samples)
-        keys = np.array(to_host(chunk[::sample_step(size, samples)]))  # a copy, not a view holding the chunk
-        if len(keys) < len(positions):
-            keys = np.concatenate([keys, to_host(chunk[size - 1:])])
-        sampled = positions, keys
+        found = np.array(to_host(chunk[::sample_step(size, samples)]))  # a copy, not a view holding the chunk
+        if len(found) < len(positions):
+            found = np.concatenate([found, to_host(chunk[size - 1:])])
+        sampled = positions, found
     unsorted = corank.find_unsorted(chunk, copy=True) if check_inside and size > 1 else size
     return kind, size, sampled, unsorted
 
