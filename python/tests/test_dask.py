@@ -459,6 +459,8 @@ def test_sortedness_checks_name_the_chunk(client):
         X, Y = da.from_array(x, chunks=7), da.from_array(y, chunks=4)
         i, j = cd.path_splits(X, Y, np.arange(71), balanced=True, assume_sorted=True)
         assert i.min() >= 0 and i.max() <= 40 and j.min() >= 0 and j.max() <= 30
+    for balanced in (False, True):  # no diagonals: no splits
+        assert all(len(x) == 0 for x in cd.path_splits(sorted_b, sorted_b, [], balanced=balanced))
     with pytest.raises(ValueError, match="contradict"):
         cd.merge(across, sorted_b, assume_sorted=True, check_sorted=True)
     nan_last = da.from_array(np.array([1.0, np.nan, np.nan]), chunks=1)

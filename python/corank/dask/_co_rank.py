@@ -129,7 +129,7 @@ def _merge_path(k, a, b, fetch, balanced, samples):
     dtype = a.first.dtype
     key_a = np.zeros(len(k), dtype=dtype)
     key_b = np.zeros(len(k), dtype=dtype)
-    margin = max(1, min(samples, SAMPLES, BUDGET // (2 * len(k)))) if balanced else 0  # in the budget, too
+    margin = max(1, min(samples, SAMPLES, BUDGET // (2 * max(1, len(k))))) if balanced else 0  # in the budget too
     width = samples + 1 + 2 * margin
     read = np.full((3, len(k)), -1, dtype=np.int64) if balanced else None
     pending = np.ones(len(k), dtype=bool) if balanced else lo < hi
