@@ -164,8 +164,7 @@ def path_splits(a, b, diagonals, *, balanced=False, assume_sorted=False, check_s
     if k.size and (k.min() < 0 or k.max() > A.size + B.size):
         raise ValueError(f"{name}: diagonals must lie in [0, {A.size + B.size}] (len(a) + len(b))")
     reader = _chunks.Reader(A, B)
-    i, j = _path_splits(k, A.side, B.side, reader.fetch, reader.count, balanced)
-    return np.clip(i, 0, A.size), np.clip(j, 0, B.size)  # unsorted input under assume_sorted: still in range
+    return _path_splits(k, A.side, B.side, reader.fetch, reader.count, balanced)
 
 
 def _run(function, name, a, b, values_a=None, values_b=None, *, paired=False, npartitions=None,
@@ -202,9 +201,10 @@ def _run(function, name, a, b, values_a=None, values_b=None, *, paired=False, np
     k = np.arange(parts + 1, dtype=np.int64) * total // parts
     reader = _chunks.Reader(A, B)
     split_a, split_b = _path_splits(k, A.side, B.side, reader.fetch, reader.count, function != "merge")
-    # Unsorted input under assume_sorted: the windows must still be ranges inside the inputs.
-    split_a = np.clip(np.maximum.accumulate(split_a), 0, A.size)
-    split_b = np.clip(np.maximum.accumulate(split_b), 0, B.size)
+    # Unsorted input under assume_sorted: the windows must still be ranges (the splits are
+    # within the inputs already).
+    split_a = np.maximum.accumulate(split_a)
+    split_b = np.maximum.accumulate(split_b)
 
     kwargs = {"threads": int(threads), "copy": True}
     layer, graph, keys = _graph.partitions(function, inputs + [None] * (4 - len(inputs)), split_a, split_b, kwargs)

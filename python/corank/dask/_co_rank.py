@@ -98,12 +98,14 @@ def path_splits(diagonals, a, b, fetch, count, balanced, samples=None):
     count(qa, qb) answers, per side, queries (chunk, key, right): the elements of that nonempty
     chunk before key (right=False) or not after it (right=True). samples: the elements probed
     per cut in a round (default: BUDGET over the cuts the samples leave open, at least
-    SAMPLES). Returns two int64 arrays."""
+    SAMPLES). Returns two int64 arrays (unsorted input: unspecified splits, but within the
+    inputs)."""
     k = np.asarray(diagonals, dtype=np.int64)
     i, key_a, key_b, read = _merge_path(k, a, b, fetch, balanced, samples)
     if not balanced:
         return i, k - i
-    return _balanced(k, i, key_a, key_b, a, b, count, read)
+    i, j = _balanced(k, i, key_a, key_b, a, b, count, read)
+    return np.clip(i, 0, a.size), np.clip(j, 0, b.size)  # unsorted input: still within the inputs
 
 
 def _merge_path(k, a, b, fetch, balanced, samples):
