@@ -228,6 +228,16 @@ def test_sampled_positions_hold_each_chunks_ends_every_gap_within_the_budget():
     assert len(p) <= _co_rank.chunk_samples(16) + 1 and np.diff(p).max() <= _co_rank.GAP + 1
 
 
+def test_a_chunks_samples_are_its_keys_at_the_positions_the_client_derives():
+    """The workers send the sampled keys alone; the client derives their positions."""
+    from corank.dask import _chunks
+    for size in (1, 2, 3, 4095, 4096, 4097, 8193, 10**6 + 7):
+        for samples in (2, 3, 64, _co_rank.chunk_samples(16)):
+            x = np.arange(size) * 3
+            _, got_size, got, _ = _chunks._summary(x, True, False, samples)
+            assert got_size == size and np.array_equal(got, x[_co_rank.sample_positions(size, samples)]), (size, samples)
+
+
 class Formula:
     """Sorted inputs too large to hold, A[p] = f(p) and B[q] = g(q), in equal chunks, sampled
     as corank.dask samples them: the search's reads at full scale."""

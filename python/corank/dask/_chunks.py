@@ -36,8 +36,8 @@ def _module(x):
 
 
 def _summary(chunk, keys, check_inside, samples):
-    """A chunk's kind and size; for keys also its sampled positions and their keys (evenly
-    spaced, at most `samples` + 1, the first and last among them: sample_positions) and, with
+    """A chunk's kind and size; for keys also the keys at its sampled positions
+    (sample_positions(size, samples): evenly spaced, the first and last among them) and, with
     check_inside, where it stops being sorted (its size where it does not)."""
     kind = kind_of(chunk)
     if kind not in KINDS:
@@ -47,11 +47,9 @@ def _summary(chunk, keys, check_inside, samples):
         return kind, size, None, size
     sampled = None
     if size:  # strided slices: basic indexing, which every array type takes
-        positions = sample_positions(size, samples)
-        found = np.array(to_host(chunk[::sample_step(size, samples)]))  # a copy, not a view holding the chunk
-        if len(found) < len(positions):
-            found = np.concatenate([found, to_host(chunk[size - 1:])])
-        sampled = positions, found
+        sampled = np.array(to_host(chunk[::sample_step(size, samples)]))  # a copy, not a view holding the chunk
+        if (size - 1) % sample_step(size, samples):  # the last position is not on the stride
+            sampled = np.concatenate([sampled, to_host(chunk[size - 1:])])
     unsorted = corank.find_unsorted(chunk, copy=True) if check_inside and size > 1 else size
     return kind, size, sampled, unsorted
 
@@ -100,13 +98,13 @@ def describe(name, inputs, check_sorted, assume_sorted):
     token = tokenize(*[x.array.name for x in inputs], check_sorted)
     layer = f"corank-chunks-{token}"
     tasks = {}
+    samples = [chunk_samples(x.array.numblocks[0]) for x in inputs]
     for number, x in enumerate(inputs):
         for block in range(x.array.numblocks[0]):
-            tasks[(layer, number, block)] = (_summary, (x.array.name, block), x.keys, check_sorted,
-                                             chunk_samples(x.array.numblocks[0]))
+            tasks[(layer, number, block)] = (_summary, (x.array.name, block), x.keys, check_sorted, samples[number])
     results = iter(_run(layer, tasks, [x.array for x in inputs]))
     first_kind = None
-    for x in inputs:
+    for x, per_chunk in zip(inputs, samples):
         summaries = [next(results) for _ in range(x.array.numblocks[0])]
         for block, (kind, _, _, _) in enumerate(summaries):
             if kind not in KINDS:
@@ -127,8 +125,9 @@ def describe(name, inputs, check_sorted, assume_sorted):
         sizes = np.array([s[1] for s in summaries], dtype=np.int64)
         x.offsets = np.concatenate([[0], np.cumsum(sizes)])
         if x.keys:
-            sampled = [s[2] for s in summaries if s[1] > 0]
-            x.side = Side.of(sizes, [p for p, _ in sampled], [k for _, k in sampled], x.array.dtype)
+            nonempty = [s for s in summaries if s[1] > 0]
+            x.side = Side.of(sizes, [sample_positions(s[1], per_chunk) for s in nonempty], [s[2] for s in nonempty],
+                             x.array.dtype)
             if not assume_sorted:
                 _check_sorted(name, x, summaries)
     return inputs
