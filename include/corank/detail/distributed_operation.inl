@@ -208,7 +208,7 @@ const char* exchange_blocks(const char* context, Transport& transport, cudaStrea
     std::memcpy(host + cl.flags, mine.flags.data(), cl.counts);
   }
 
-  const std::size_t send_at = (cl.bytes + 255) / 256 * 256, receive_at = send_at + (block_bytes + 255) / 256 * 256;
+  const std::size_t send_at = align_up(cl.bytes), receive_at = send_at + align_up(block_bytes);
   stream_allocation device(stream);
   CORANK_TRY(allocate_temporary(&device.memory, receive_at + ranks * block_bytes, stream), context);
   char* d = device.bytes();
@@ -380,20 +380,18 @@ distributed_plan plan_distributed(const char* context, const Key* a, index_t m, 
 
   std::vector<index_t> diagonals;
   for (int q = 0; q <= ranks; ++q) diagonals.push_back(scaled(total, q, ranks));
-  distributed_co_rank<Partition, Key, Compare> search(diagonals, ta, tb, comp, options.samples);
   const std::vector<index_t> a_starts = starts_of(ta.sizes), b_starts = starts_of(tb.sizes);
-  while (!search.done()) {
-    search.answer(exchange_requests(context, transport, stream, buffers, a, m, b, n, comp, search.requests(),
-                                    a_starts, b_starts));
-  }
-
   distributed_plan plan;
   plan.partition = Partition;
   plan.rank = rank;
+  plan.splits = distributed_path_splits<Partition>(
+      diagonals, ta, tb,
+      [&](const distributed_requests<Key>& asked) {
+        return exchange_requests(context, transport, stream, buffers, a, m, b, n, comp, asked, a_starts, b_starts);
+      },
+      comp, options.samples, &plan.rounds);
   plan.a_sizes = std::move(ta.sizes);
   plan.b_sizes = std::move(tb.sizes);
-  plan.splits = search.splits();
-  plan.rounds = search.rounds();
   for (int q = 0; q < ranks; ++q) {  // splits out of order: only from inputs unsorted inside a rank
     if (plan.window_a(q) < 0 || plan.window_b(q) < 0) {
       throw cuda_error(cudaErrorInvalidValue,
@@ -450,7 +448,7 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
     for (int side = 0; side < 2; ++side) {
       if (moves[side].in_place) continue;
       offsets[kind_of][side] = bytes;
-      bytes += (std::size_t(moves[side].window_end - moves[side].window_begin) * element[kind_of] + 255) / 256 * 256;
+      bytes += align_up(std::size_t(moves[side].window_end - moves[side].window_begin) * element[kind_of]);
     }
   }
   stream_allocation windows(stream);

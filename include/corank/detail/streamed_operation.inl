@@ -41,8 +41,6 @@ inline bool is_directly_copyable(const void* p) {
 
 inline constexpr std::size_t streamed_slots = 3;
 
-inline std::size_t aligned_bytes(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
-
 // What a call owns, released in order by the destructor: the work on its streams first, so
 // that no copy or kernel outlives the buffers it uses, whatever ended the call.
 struct streamed_resources {
@@ -95,15 +93,15 @@ struct streamed_layout {
   std::size_t keys, values;   // bytes of one window's keys, values (0: keys only)
   std::size_t in, out;        // bytes of a slot's inputs, outputs (0: count only)
   std::size_t temp;           // the kernels' temporary storage
-  std::size_t device() const { return streamed_slots * (in + out) + aligned_bytes(temp) + 256; }
+  std::size_t device() const { return streamed_slots * (in + out) + align_up(temp) + 256; }
 };
 
 template <class Op, class Key, class Value, class Compare>
 streamed_layout layout_for(index_t chunk, bool writes, const Op& op, Compare comp) {
   streamed_layout l{};
   l.capacity = chunk + 1;
-  l.keys = aligned_bytes(std::size_t(l.capacity) * sizeof(Key));
-  l.values = is_used_v<Value> ? aligned_bytes(std::size_t(l.capacity) * sizeof(Value)) : 0;
+  l.keys = align_up(std::size_t(l.capacity) * sizeof(Key));
+  l.values = is_used_v<Value> ? align_up(std::size_t(l.capacity) * sizeof(Value)) : 0;
   l.in = l.keys + l.values;
   l.out = writes ? l.keys + l.values : 0;
   // The query looks at sizes only; windows hold at most `capacity` elements in all.
@@ -229,7 +227,7 @@ index_t run_streamed(const char* context, const Op& op, const Key* a_first, cons
     s.outputs_copied = owned.new_event(context);
   }
   char* const temp = static_cast<char*>(owned.device) + streamed_slots * (layout.in + layout.out);
-  index_t* const device_count = reinterpret_cast<index_t*>(temp + aligned_bytes(layout.temp));
+  index_t* const device_count = reinterpret_cast<index_t*>(temp + align_up(layout.temp));
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   const unsigned copiers = options.threads != 0 ? options.threads : hardware;
   copy_team team(stage_in || (stage_out && to_array) ? copiers : 1);
