@@ -1,8 +1,11 @@
 """corank.dask on a GPU worker: Dask arrays of CuPy chunks (one dask-cuda worker where dask_cuda
 imports, else a LocalCluster worker process on GPU 0) against the single call on the CPU
 backend, every operation, with values; results of CuPy chunks; the co-rank against the
-single-array splits; checks and errors with CuPy chunks. Skipped, with the reason, without
-Dask, CuPy or a usable GPU."""
+single-array splits; checks and errors with CuPy chunks. Then two GPU worker processes (one per
+GPU where there are two, else both on GPU 0) with each input's chunks placed on both, so that
+windows move between workers. Skipped, with the reason, without Dask, CuPy or a usable GPU."""
+
+import os
 
 import numpy as np
 import pytest
@@ -130,3 +133,58 @@ def test_a_larger_merge_on_the_gpu_matches_one_call(client, rng):
     A, B = on_gpu(client, a, (n // 8,) * 8), on_gpu(client, b, (n // 5,) * 5 + (n % 5,))
     got = cd.merge(A, B).compute()
     assert ref.same(host(got), host(corank.merge(cupy.asarray(a), cupy.asarray(b))))
+
+
+@pytest.fixture(scope="module")
+def two_workers():
+    """Two GPU worker processes, shown GPUs 0 and 1 where there are two, else both GPU 0."""
+    devices = ["0", "1"] if cupy.cuda.runtime.getDeviceCount() >= 2 else ["0", "0"]
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible:  # the devices as the parent sees them, renamed to what the workers will see
+        shown = visible.split(",")
+        devices = [shown[int(d)] for d in devices]
+    workers = {f"gpu-{i}": {"cls": distributed.Nanny,
+                            "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": d}}}
+               for i, d in enumerate(devices)}
+    scheduler = {"cls": distributed.Scheduler, "options": {"dashboard": False}}
+    with distributed.SpecCluster(workers=workers, scheduler=scheduler) as cluster, \
+            distributed.Client(cluster) as c:
+        c.wait_for_workers(2)
+        print(f"two GPU workers on CUDA_VISIBLE_DEVICES {devices}")
+        yield c
+
+
+def placed(client, x, cuts, workers):
+    """x in pieces x[cuts[i]:cuts[i+1]], piece i persisted on workers[i % 2] (several chunks each)."""
+    pieces = []
+    for i, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
+        piece = da.from_array(cupy.asarray(x[lo:hi]), chunks=(max(1, (hi - lo) // 3),), asarray=False,
+                              name=False)  # a fresh key each: equal pieces would share one
+        pieces.append(client.persist(piece, workers=[workers[i % 2]], allow_other_workers=False))
+    distributed.wait(pieces)
+    whole = da.concatenate(pieces)
+    holders = {w for ws in client.who_has(whole).values() for w in ws}
+    assert holders == set(workers), holders
+    return whole
+
+
+@pytest.mark.parametrize("shape", ["long_runs", "interleaved", "disjoint", "one_tiny"])
+def test_two_gpu_workers_match_the_single_call(two_workers, rng, shape):
+    a, b = ref.SHAPES[shape](rng, "int64", 60000)
+    workers = sorted(two_workers.scheduler_info()["workers"])
+    cut = lambda n: [0, *sorted(int(c) for c in rng.integers(0, n + 1, 3)), n]  # noqa: E731
+    A, B = placed(two_workers, a, cut(len(a)), workers), placed(two_workers, b, cut(len(b)), workers[::-1])
+    va, vb = ref.values_for(rng, "float32", len(a)), ref.values_for(rng, "float32", len(b))
+    VA = placed(two_workers, va, [0, len(a) // 2, len(a)], workers)
+    VB = placed(two_workers, vb, [0, len(b) // 2, len(b)], workers)
+    where = f"{shape}, A chunks {A.chunks[0]}, B chunks {B.chunks[0]}"
+    results = [cd.merge(A, B, values_a=VA, values_b=VB, npartitions=5)]
+    results += [function(A, B, npartitions=5) for function, _, _ in OPERATIONS.values()]
+    got = dask.compute(*results)
+    keys, values = got[0]
+    wanted_keys, wanted_values = corank.merge(a, b, values_a=va, values_b=vb)
+    assert ref.same(host(keys), wanted_keys) and ref.same(host(values), wanted_values), f"merge, {where}"
+    for (op, (_, count, single)), result in zip(OPERATIONS.items(), got[1:]):
+        expected = single(a, b)
+        assert ref.same(host(result), expected), f"{op}, {where}"
+        assert count(A, B, npartitions=3) == len(expected), f"{op} count, {where}"
