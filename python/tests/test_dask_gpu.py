@@ -156,15 +156,16 @@ def two_workers():
 
 def placed(client, x, cuts, workers):
     """x in pieces x[cuts[i]:cuts[i+1]], piece i persisted on workers[i % 2] (several chunks each)."""
+    spans = list(enumerate(zip(cuts[:-1], cuts[1:])))
     pieces = []
-    for i, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])):
+    for i, (lo, hi) in spans:
         piece = da.from_array(cupy.asarray(x[lo:hi]), chunks=(max(1, (hi - lo) // 3),), asarray=False,
                               name=False)  # a fresh key each: equal pieces would share one
         pieces.append(client.persist(piece, workers=[workers[i % 2]], allow_other_workers=False))
     distributed.wait(pieces)
     whole = da.concatenate(pieces)
-    holders = {w for ws in client.who_has(whole).values() for w in ws}  # concatenate drops empty pieces
-    assert holders == {workers[i % 2] for i, (lo, hi) in enumerate(zip(cuts[:-1], cuts[1:])) if hi > lo}, holders
+    holders = {w for ws in client.who_has(whole).values() for w in ws}
+    assert holders == {workers[i % 2] for i, (lo, hi) in spans if hi > lo}, holders  # concatenate drops empty pieces
     return whole
 
 
