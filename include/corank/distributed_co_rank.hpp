@@ -186,7 +186,8 @@ class distributed_co_rank {
  private:
   static constexpr bool balanced = Partition == partitioning::balanced_path;
   enum class phase : unsigned char { search, settle, count, done };
-  // The balanced path's four bounds of the key: lower and upper in A, lower and upper in B.
+  // The balanced path's bounds of the key: its lower bound in A, its lower and upper bounds in
+  // B (A's upper bound is never needed: see start_balanced).
   struct bound {
     index_t value = 0;  // the bound, or where the counted partition starts
     int partition = -1;  // the partition a count is asked of, or -1
@@ -197,7 +198,8 @@ class distributed_co_rank {
     phase step = phase::search;
     index_t i = 0;  // the co-rank, once settled (balanced path)
     Key key{};      // the key of the run the split may cut (balanced path)
-    bound bounds[4]{};
+    bool from_a = false;  // the element after the merge path's split is A's (balanced path)
+    bound bounds[3]{};
     split<index_t> result{0, 0};
   };
 
@@ -287,12 +289,12 @@ class distributed_co_rank {
           for (index_t p = a_begin; p < a_end; ++p) want(requests_.a_positions, a_, p);
           for (index_t q = b_begin; q < b_end; ++q) want(requests_.b_positions, b_, q);
         } else if (c.step == phase::count) {
-          for (int which = 0; which < 4; ++which) {
+          for (int which = 0; which < 3; ++which) {
             bound& x = c.bounds[which];
             if (x.partition < 0) continue;
-            auto& asked = which < 2 ? requests_.a_counts : requests_.b_counts;
+            auto& asked = which == 0 ? requests_.a_counts : requests_.b_counts;
             x.query = asked.size();
-            asked.push_back({x.partition, c.key, which % 2 == 1});
+            asked.push_back({x.partition, c.key, which == 2});
           }
         }
       }
@@ -323,10 +325,10 @@ class distributed_co_rank {
         const index_t i = detail::first_true(c.lo, c.hi, after);
         if (balanced) start_balanced(c, i); else finish(c, {i, c.k - i});
       } else if (c.step == phase::count) {
-        for (int which = 0; which < 4; ++which) {
+        for (int which = 0; which < 3; ++which) {
           bound& x = c.bounds[which];
           if (x.partition < 0) continue;
-          x.value += which < 2 ? answers_->a_counts[x.query] : answers_->b_counts[x.query];
+          x.value += which == 0 ? answers_->a_counts[x.query] : answers_->b_counts[x.query];
           x.partition = -1;
         }
         finish_balanced(c);
@@ -364,14 +366,12 @@ class distributed_co_rank {
     if (!a_in_run && !b_in_run) return finish(c, {i, j});
     c.i = i;
     c.key = key;
+    c.from_a = from_a;
     // A bound that the settled elements show: the lower bound is the split where the element
     // before it is not a copy, the upper bound where the element after it is none.
     c.bounds[0] = a_in_run ? decide(a_, key, false) : bound{i};
-    // A's copies all precede the split (next is B's) or at least `before` do (next is A's):
-    // as in balanced_split_from, A's upper bound is never counted.
-    c.bounds[1] = bound{from_a ? m : i};
-    c.bounds[2] = b_in_run ? decide(b_, key, false) : bound{j};
-    c.bounds[3] = j == n || comp_(key, b_at(j)) ? bound{j} : decide(b_, key, true);
+    c.bounds[1] = b_in_run ? decide(b_, key, false) : bound{j};
+    c.bounds[2] = j == n || comp_(key, b_at(j)) ? bound{j} : decide(b_, key, true);
     c.step = phase::count;
     for (const bound& x : c.bounds) {
       if (x.partition >= 0) return;  // counts in the next round
@@ -382,11 +382,14 @@ class distributed_co_rank {
   // balanced_split_from's arithmetic on the key's bounds.
   void finish_balanced(cut& c) {
     const index_t i = c.i, j = c.k - i;
-    const index_t a_run = std::min(i, c.bounds[0].value), b_run = std::min(j, c.bounds[2].value);
+    const index_t a_run = std::min(i, c.bounds[0].value), b_run = std::min(j, c.bounds[1].value);
     const index_t before = (i - a_run) + (j - b_run);
     if (before <= 0) return finish(c, {i, j});  // only for unsorted input
-    const index_t a_copies = std::min(std::max<index_t>(c.bounds[1].value - a_run, 0), before);
-    const index_t b_copies = std::min(std::max<index_t>(c.bounds[3].value - b_run, 0), before);
+    // A's copies all precede the split (next is B's) or at least `before` do (next is A's: the
+    // merge path puts A's copies of a key first, so no B copy precedes the split), as in
+    // balanced_split_from, which never counts A's upper bound either.
+    const index_t a_copies = c.from_a ? std::min(before, a_.size - a_run) : i - a_run;  // within A: unsorted input
+    const index_t b_copies = std::min(std::max<index_t>(c.bounds[2].value - b_run, 0), before);
     finish(c, detail::split_in_run(a_run, b_run, before, a_copies, b_copies));
   }
 
