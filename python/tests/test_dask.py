@@ -61,21 +61,23 @@ def dask_of(client, x, chunks):
 
 # The distributed co-rank alone, without Dask: the data through in-memory callbacks.
 
+def sampled_side(sizes, samples, key_at, dtype, gap=_co_rank.GAP):
+    """The Side of an input in chunks of `sizes`, `samples` keys sampled per chunk as
+    corank.dask samples them; key_at(global positions) gives the keys there."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    starts = (np.cumsum(sizes) - sizes)[sizes > 0]
+    positions = [_co_rank.sample_positions(int(s), samples, gap) for s in sizes if s > 0]
+    return _co_rank.Side.of(sizes, positions, [key_at(start + p) for start, p in zip(starts, positions)], dtype)
+
+
 class Memory:
     """fetch and count over in-memory arrays cut into chunks, counting rounds and samples."""
 
     def __init__(self, a, b, sizes_a, sizes_b, sampled=2):
         self.arrays = (a, b)
-        self.sides = [self.side(x, s, sampled) for x, s in ((a, sizes_a), (b, sizes_b))]
+        self.sides = [sampled_side(s, sampled, x.__getitem__, x.dtype, gap=1)
+                      for x, s in ((a, sizes_a), (b, sizes_b))]
         self.rounds, self.fetched, self.counts = 0, [], 0
-
-    @staticmethod
-    def side(x, sizes, sampled):
-        """The Side of x in chunks of `sizes`, `sampled` keys sampled per chunk."""
-        ends = np.cumsum(np.asarray(sizes, dtype=np.int64))
-        positions = [_co_rank.sample_positions(int(size), sampled, gap=1) for size in sizes if size > 0]
-        keys = [x[start + p] for start, p in zip((ends - sizes)[np.asarray(sizes) > 0], positions)]
-        return _co_rank.Side.of(sizes, positions, keys, x.dtype)
 
     def fetch(self, pa, pb):
         self.rounds += 1
@@ -244,15 +246,9 @@ class Formula:
 
     def __init__(self, m, n, chunks, f, g):
         self.f, self.g, self.m, self.n = f, g, m, n
-        self.sides = [self.side(size, chunks, h) for size, h in ((m, f), (n, g))]
+        self.sides = [sampled_side(np.diff(np.arange(chunks + 1, dtype=np.int64) * size // chunks),
+                                   _co_rank.chunk_samples(chunks), h, np.int64) for size, h in ((m, f), (n, g))]
         self.rounds = 0
-
-    @staticmethod
-    def side(size, chunks, h):
-        sizes = np.diff(np.arange(chunks + 1, dtype=np.int64) * size // chunks)
-        positions = [_co_rank.sample_positions(int(s), _co_rank.chunk_samples(chunks)) for s in sizes]
-        starts = np.cumsum(sizes) - sizes
-        return _co_rank.Side.of(sizes, positions, [h(start + p) for start, p in zip(starts, positions)], np.int64)
 
     def fetch(self, pa, pb):
         self.rounds += 1

@@ -270,11 +270,7 @@ TEST(DistributedWindows, EveryElementMovesOnceFromItsHolder) {
     const int ranks = 1 + int(rng() % 6);
     const index_t size = index_t(rng() % 50);
     const std::vector<index_t> sizes = random_sizes(rng, size, ranks), cuts_sizes = random_sizes(rng, size, ranks);
-    std::vector<index_t> cuts{0}, starts{0};
-    for (int q = 0; q < ranks; ++q) {
-      cuts.push_back(cuts.back() + cuts_sizes[std::size_t(q)]);
-      starts.push_back(starts.back() + sizes[std::size_t(q)]);
-    }
+    const std::vector<index_t> cuts = corank::detail::starts_of(cuts_sizes), starts = corank::detail::starts_of(sizes);
     std::vector<corank::detail::side_moves> moves;
     for (int r = 0; r < ranks; ++r) moves.push_back(corank::detail::side_moves_of(sizes, cuts, r));
     for (int r = 0; r < ranks; ++r) {
