@@ -46,9 +46,10 @@ def _summary(chunk, keys, check_inside, samples):
     if not keys:
         return kind, size, None, size
     sampled = None
-    if size:  # strided slices: basic indexing, which every array type takes
-        sampled = np.array(to_host(chunk[::sample_step(size, samples)]))  # a copy, not a view holding the chunk
-        if (size - 1) % sample_step(size, samples):  # the last position is not on the stride
+    if size:  # strided slices: basic indexing, which every array type takes (no index array)
+        step = sample_step(size, samples)
+        sampled = np.array(to_host(chunk[::step]))  # a copy, not a view holding the chunk
+        if (size - 1) % step:  # the last position is not on the stride (sample_positions adds it)
             sampled = np.concatenate([sampled, to_host(chunk[size - 1:])])
     unsorted = corank.find_unsorted(chunk, copy=True) if check_inside and size > 1 else size
     return kind, size, sampled, unsorted
