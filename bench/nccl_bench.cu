@@ -1,12 +1,16 @@
 // corank_nccl_bench: the distributed merge (or set_union) over NCCL (ops/corank/nccl.cuh), one
-// rank per GPU of this machine, each holding 2^k int64 keys of A and 2^k of B, against
+// rank process per GPU of this machine (the program starts copies of itself:
+// tests/support/rank_processes.hpp says why not threads), each holding 2^k int64 keys of A and
+// 2^k of B, against
 //   - one GPU merging the same data (all ranks' keys: GPU 0, where it fits), and
 //   - the transfer bound: the bytes the plan moves to the rank that receives most, over the
 //     all-to-all bandwidth measured here (ncclSend/ncclRecv, every pair, 256 MiB each).
-// Times are wall-clock from a barrier of all ranks to the last rank's end (the search waits
-// for the host anyway), medians of --runs; "search" is plan() (the distributed co-rank),
-// "run" the windows' moves and the local call. Rows are printed, and written as JSON lines
-// to --json FILE.
+// Times are wall-clock from a barrier of all ranks (an all-reduce) to the last rank's end (the
+// search waits for the host anyway), medians of --runs; "search" is plan() (the distributed
+// co-rank), "run" the windows' moves and the local call; "local" is the same op called
+// directly on the rank's own partitions (as many elements as its windows), timed the same way,
+// which is what the run costs without the distributed form. Rank 0 prints the rows and writes
+// them as JSON lines to --json FILE.
 //
 //   corank_nccl_bench [--log2 24,26,28] [--op merge|set_union] [--spread uniform|shifted|disjoint]
 //                     [--gpus N] [--runs R] [--json FILE]
@@ -21,19 +25,18 @@
 
 #include <fmt/format.h>
 
+#include "support/rank_processes.hpp"
+
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -81,27 +84,28 @@ void fill(device_array& x, index_t first, index_t per_side, int side, spread s) 
   check(cudaGetLastError(), "fill_keys");
 }
 
-// A reusable barrier for the rank threads.
-class barrier {
- public:
-  explicit barrier(int n) : n_(n) {}
-  void wait() {
-    std::unique_lock<std::mutex> lock(m_);
-    const unsigned long long g = generation_;
-    if (++arrived_ == n_) {
-      arrived_ = 0;
-      ++generation_;
-      cv_.notify_all();
-    } else {
-      cv_.wait(lock, [&] { return generation_ != g; });
-    }
-  }
+// This rank process: its communicator and stream, and device scratch for barriers and reductions.
+struct rank_context {
+  int rank = 0, ranks = 1;
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+  double* scratch = nullptr;  // device memory for reductions of up to `scratch_size` doubles
+  std::size_t scratch_size = 0;
 
- private:
-  int n_, arrived_ = 0;
-  unsigned long long generation_ = 0;
-  std::mutex m_;
-  std::condition_variable cv_;
+  // Every rank here at once: an all-reduce of one word, waited for.
+  void barrier() {
+    check(ncclAllReduce(scratch, scratch, 1, ncclFloat64, ncclMax, comm, stream), "ncclAllReduce");
+    check(cudaStreamSynchronize(stream), "barrier");
+  }
+  // The largest of every rank's values, elementwise, on every rank.
+  std::vector<double> max_over_ranks(std::vector<double> v) {
+    if (v.size() > scratch_size) throw std::runtime_error("max_over_ranks: too many values");
+    check(cudaMemcpyAsync(scratch, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice, stream), "copy");
+    check(ncclAllReduce(scratch, scratch, v.size(), ncclFloat64, ncclMax, comm, stream), "ncclAllReduce");
+    check(cudaMemcpyAsync(v.data(), scratch, v.size() * sizeof(double), cudaMemcpyDeviceToHost, stream), "copy");
+    check(cudaStreamSynchronize(stream), "max_over_ranks");
+    return v;
+  }
 };
 
 double median(std::vector<double> v) {
@@ -161,67 +165,34 @@ options parse(int argc, char** argv) {
 
 const char* to_string(spread s) { return s == spread::uniform ? "uniform" : s == spread::shifted ? "shifted" : "disjoint"; }
 
-// Runs body(rank) on one thread per GPU, the device set.
-template <class Body>
-void on_ranks(int ranks, Body body) {
-  std::vector<std::thread> threads;
-  std::vector<std::string> failures(static_cast<std::size_t>(ranks));
-  for (int r = 0; r < ranks; ++r) {
-    std::string* failure = &failures[static_cast<std::size_t>(r)];
-    threads.emplace_back([&body, failure, r] {
-      try {
-        check(cudaSetDevice(r), "cudaSetDevice");
-        body(r);
-      } catch (const std::exception& e) {
-        *failure = e.what();
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  for (int r = 0; r < ranks; ++r) {
-    const std::string& failure = failures[static_cast<std::size_t>(r)];
-    if (!failure.empty()) throw std::runtime_error(fmt::format("rank {}: {}", r, failure));
-  }
-}
-
 // Every pair exchanging `bytes` in one ncclSend/ncclRecv group: GB/s received per rank.
-double all_to_all_bandwidth(const std::vector<ncclComm_t>& comms, std::size_t bytes, int runs) {
-  const int ranks = int(comms.size());
-  if (ranks < 2) return 0;
-  std::vector<double> ms(std::size_t(runs), 0);
-  barrier sync(ranks);
-  std::mutex mutex;
-  on_ranks(ranks, [&](int r) {
-    char *send = nullptr, *recv = nullptr;
-    check(cudaMalloc(&send, bytes * std::size_t(ranks)), "cudaMalloc");
-    check(cudaMalloc(&recv, bytes * std::size_t(ranks)), "cudaMalloc");
-    cudaStream_t stream;
-    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    for (int run = -1; run < runs; ++run) {
-      sync.wait();
-      const double start = now_ms();
-      check(ncclGroupStart(), "ncclGroupStart");
-      for (int q = 0; q < ranks; ++q) {
-        if (q == r) continue;
-        check(ncclSend(send + std::size_t(q) * bytes, bytes, ncclUint8, q, comms[std::size_t(r)], stream), "ncclSend");
-        check(ncclRecv(recv + std::size_t(q) * bytes, bytes, ncclUint8, q, comms[std::size_t(r)], stream), "ncclRecv");
-      }
-      check(ncclGroupEnd(), "ncclGroupEnd");
-      check(cudaStreamSynchronize(stream), "all-to-all");
-      const double took = now_ms() - start;
-      std::lock_guard<std::mutex> lock(mutex);
-      if (run >= 0) ms[std::size_t(run)] = std::max(ms[std::size_t(run)], took);
+double all_to_all_bandwidth(rank_context& x, std::size_t bytes, int runs) {
+  if (x.ranks < 2) return 0;
+  char *send = nullptr, *recv = nullptr;
+  check(cudaMalloc(&send, bytes * std::size_t(x.ranks)), "cudaMalloc");
+  check(cudaMalloc(&recv, bytes * std::size_t(x.ranks)), "cudaMalloc");
+  std::vector<double> ms;
+  for (int run = -1; run < runs; ++run) {
+    x.barrier();
+    const double start = now_ms();
+    check(ncclGroupStart(), "ncclGroupStart");
+    for (int q = 0; q < x.ranks; ++q) {
+      if (q == x.rank) continue;
+      check(ncclSend(send + std::size_t(q) * bytes, bytes, ncclUint8, q, x.comm, x.stream), "ncclSend");
+      check(ncclRecv(recv + std::size_t(q) * bytes, bytes, ncclUint8, q, x.comm, x.stream), "ncclRecv");
     }
-    cudaStreamDestroy(stream);
-    cudaFree(send);
-    cudaFree(recv);
-  });
-  return double(bytes) * double(ranks - 1) / (median(ms) * 1e6);
+    check(ncclGroupEnd(), "ncclGroupEnd");
+    check(cudaStreamSynchronize(x.stream), "all-to-all");
+    if (run >= 0) ms.push_back(now_ms() - start);
+  }
+  cudaFree(send);
+  cudaFree(recv);
+  return double(bytes) * double(x.ranks - 1) / (median(x.max_over_ranks(ms)) * 1e6);
 }
 
 struct row {
   int log2 = 0, ranks = 0;
-  double one_gpu_ms = -1, total_ms = 0, search_ms = 0, run_ms = 0, bound_ms = -1, bandwidth = 0;
+  double one_gpu_ms = -1, total_ms = 0, search_ms = 0, run_ms = 0, local_ms = 0, bound_ms = -1, bandwidth = 0;
   std::size_t moved_bytes = 0;  // received by the rank that receives most
   int rounds = 0;
   std::string check = "ok";
@@ -255,78 +226,146 @@ double one_gpu_ms(const options& o, index_t per_side, spread s, int runs) {
   return median(ms);
 }
 
-row measure(const options& o, const std::vector<ncclComm_t>& comms, int log2, double bandwidth) {
-  const int ranks = int(comms.size());
-  const index_t per_rank = index_t(1) << log2, per_side = per_rank * ranks;
+row measure(const options& o, rank_context& x, int log2, double bandwidth) {
+  const index_t per_rank = index_t(1) << log2, per_side = per_rank * x.ranks;
   row result;
   result.log2 = log2;
-  result.ranks = ranks;
+  result.ranks = x.ranks;
   result.bandwidth = bandwidth;
-  result.one_gpu_ms = one_gpu_ms(o, per_side, o.keys, o.runs);
+  if (x.rank == 0) result.one_gpu_ms = one_gpu_ms(o, per_side, o.keys, o.runs);  // the others wait
+  x.barrier();
 
-  std::vector<double> total(std::size_t(o.runs), 0), search(std::size_t(o.runs), 0), run(std::size_t(o.runs), 0);
-  std::vector<std::size_t> moved(std::size_t(ranks), 0);
-  std::vector<std::string> problems(static_cast<std::size_t>(ranks));
-  std::mutex mutex;
-  barrier sync(ranks);
-  on_ranks(ranks, [&](int r) {
-    device_array a(per_rank), b(per_rank), out(2 * per_rank + 2);
-    fill(a, r * per_rank, per_side, 0, o.keys);
-    fill(b, r * per_rank, per_side, 1, o.keys);
-    cudaStream_t stream;
-    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    check(cudaDeviceSynchronize(), "fill");
-    ncclComm_t comm = comms[std::size_t(r)];
-    index_t count = 0;
-    corank::distributed_plan plan;
-    for (int x = -1; x < o.runs; ++x) {
-      sync.wait();
-      const double start = now_ms();
-      if (o.op == "merge") {
-        plan = corank::nccl_merge.plan(a.data, per_rank, b.data, per_rank, comm, {}, stream);
-      } else {
-        plan = corank::nccl_set_union.plan(a.data, per_rank, b.data, per_rank, comm, {}, stream);
-      }
-      const double planned = now_ms();
-      if (o.op == "merge") count = corank::nccl_merge(plan, a.data, b.data, out.data, comm, {}, stream);
-      else count = corank::nccl_set_union(plan, a.data, b.data, out.data, comm, {}, stream);
-      check(cudaStreamSynchronize(stream), "distributed op");
-      const double end = now_ms();
-      std::lock_guard<std::mutex> lock(mutex);
-      if (x >= 0) {
-        total[std::size_t(x)] = std::max(total[std::size_t(x)], end - start);
-        search[std::size_t(x)] = std::max(search[std::size_t(x)], planned - start);
-        run[std::size_t(x)] = std::max(run[std::size_t(x)], end - planned);
-      }
+  const int r = x.rank;
+  device_array a(per_rank), b(per_rank), out(2 * per_rank + 2);
+  fill(a, r * per_rank, per_side, 0, o.keys);
+  fill(b, r * per_rank, per_side, 1, o.keys);
+  check(cudaDeviceSynchronize(), "fill");
+  std::vector<double> times;  // total, search and run of each run
+  index_t count = 0;
+  corank::distributed_plan plan;
+  for (int run = -1; run < o.runs; ++run) {
+    x.barrier();
+    const double start = now_ms();
+    if (o.op == "merge") {
+      plan = corank::nccl_merge.plan(a.data, per_rank, b.data, per_rank, x.comm, {}, x.stream);
+    } else {
+      plan = corank::nccl_set_union.plan(a.data, per_rank, b.data, per_rank, x.comm, {}, x.stream);
     }
-    // What moved to this rank: its windows' elements held elsewhere.
-    for (const bool of_a : {true, false}) {
-      std::vector<index_t> cuts;
-      for (const auto& s : plan.splits) cuts.push_back(of_a ? s.a : s.b);
-      const auto mv = corank::detail::side_moves_of(of_a ? plan.a_sizes : plan.b_sizes, cuts, r);
-      for (const auto& piece : mv.receives) moved[std::size_t(r)] += std::size_t(piece.size()) * sizeof(key_t);
+    const double planned = now_ms();
+    if (o.op == "merge") count = corank::nccl_merge(plan, a.data, b.data, out.data, x.comm, {}, x.stream);
+    else count = corank::nccl_set_union(plan, a.data, b.data, out.data, x.comm, {}, x.stream);
+    check(cudaStreamSynchronize(x.stream), "distributed op");
+    const double end = now_ms();
+    if (run >= 0) times.insert(times.end(), {end - start, planned - start, end - planned});
+  }
+  // What moved to this rank: its windows' elements held elsewhere.
+  std::size_t moved = 0;
+  for (const bool of_a : {true, false}) {
+    std::vector<index_t> cuts;
+    for (const auto& s : plan.splits) cuts.push_back(of_a ? s.a : s.b);
+    const auto mv = corank::detail::side_moves_of(of_a ? plan.a_sizes : plan.b_sizes, cuts, r);
+    for (const auto& piece : mv.receives) moved += std::size_t(piece.size()) * sizeof(key_t);
+  }
+  // The output is sorted, and this rank's merge share has its size.
+  unsigned long long* breaks = nullptr;
+  check(cudaMallocManaged(&breaks, sizeof *breaks), "cudaMallocManaged");
+  *breaks = 0;
+  if (count > 1) count_breaks<<<unsigned((count + 255) / 256), 256, 0, x.stream>>>(out.data, count, breaks);
+  check(cudaStreamSynchronize(x.stream), "check");
+  std::string problem;
+  if (*breaks != 0) problem = fmt::format("rank {}: output not sorted", r);
+  if (o.op == "merge" && count != 2 * per_rank) problem = fmt::format("rank {}: {} outputs", r, count);
+  cudaFree(breaks);
+  if (!problem.empty()) std::fprintf(stderr, "corank_nccl_bench: %s\n", problem.c_str());
+
+  // The same op called directly on this rank's own partitions (as many elements as its
+  // windows), timed the same way: the local call without the distributed form around it.
+  for (int run = -1; run < o.runs; ++run) {
+    x.barrier();
+    const double start = now_ms();
+    if (o.op == "merge") {
+      corank::merge(a.data, a.data + per_rank, b.data, b.data + per_rank, out.data, corank::less{}, x.stream);
+    } else {
+      corank::set_union(a.data, a.data + per_rank, b.data, b.data + per_rank, out.data, corank::less{}, x.stream);
     }
-    // The output is sorted, and this rank's merge share has its size.
-    unsigned long long* breaks = nullptr;
-    check(cudaMallocManaged(&breaks, sizeof *breaks), "cudaMallocManaged");
-    *breaks = 0;
-    if (count > 1) count_breaks<<<unsigned((count + 255) / 256), 256, 0, stream>>>(out.data, count, breaks);
-    check(cudaStreamSynchronize(stream), "check");
-    if (*breaks != 0) problems[std::size_t(r)] = fmt::format("rank {}: output not sorted", r);
-    if (o.op == "merge" && count != 2 * per_rank) problems[std::size_t(r)] = fmt::format("rank {}: {} outputs", r, count);
-    cudaFree(breaks);
-    if (r == 0) result.rounds = plan.rounds;
-    cudaStreamDestroy(stream);
-  });
+    check(cudaStreamSynchronize(x.stream), "local call");
+    if (run >= 0) times.push_back(now_ms() - start);
+  }
+
+  times.push_back(double(moved));
+  times.push_back(problem.empty() ? 0 : 1);
+  times = x.max_over_ranks(times);
+  std::vector<double> total, search, run;
+  for (int i = 0; i < o.runs; ++i) {
+    total.push_back(times[std::size_t(3 * i)]);
+    search.push_back(times[std::size_t(3 * i + 1)]);
+    run.push_back(times[std::size_t(3 * i + 2)]);
+  }
   result.total_ms = median(total);
   result.search_ms = median(search);
   result.run_ms = median(run);
-  result.moved_bytes = *std::max_element(moved.begin(), moved.end());
+  result.local_ms = median(std::vector<double>(times.begin() + 3 * o.runs, times.begin() + 4 * o.runs));
+  result.moved_bytes = std::size_t(times[std::size_t(4 * o.runs)]);
   if (bandwidth > 0) result.bound_ms = double(result.moved_bytes) / (bandwidth * 1e6);
-  for (const auto& p : problems) {
-    if (!p.empty()) result.check = p;
-  }
+  result.rounds = plan.rounds;
+  if (times.back() != 0) result.check = "failed on a rank (see above)";
   return result;
+}
+
+// One rank's whole run; rank 0 prints.
+int run_rank(const options& o, const corank::test::rank_role& role) {
+  rank_context x;
+  x.rank = role.rank;
+  x.ranks = role.ranks;
+  check(cudaSetDevice(x.rank), "cudaSetDevice");
+  check(ncclCommInitRank(&x.comm, x.ranks, role.id, x.rank), "ncclCommInitRank");
+  check(cudaStreamCreateWithFlags(&x.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  x.scratch_size = std::size_t(4 * o.runs + 64);
+  check(cudaMalloc(&x.scratch, x.scratch_size * sizeof(double)), "cudaMalloc");
+  check(cudaMemset(x.scratch, 0, x.scratch_size * sizeof(double)), "cudaMemset");
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  int nccl_version = 0;
+  ncclGetVersion(&nccl_version);
+  const bool printing = x.rank == 0;
+  const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
+  if (printing) {
+    fmt::print("corank_nccl_bench: {} x {}, one process each, NCCL {}, NCCL_NVLS_ENABLE={}, op {}, spread {}, int64 keys, {} runs\n",
+               x.ranks, prop.name, nccl_version, nvls != nullptr ? nvls : "(unset)", o.op, to_string(o.keys), o.runs);
+  }
+  const double bandwidth = all_to_all_bandwidth(x, std::size_t(256) << 20, o.runs);
+  if (printing && x.ranks > 1) fmt::print("all-to-all: {:.1f} GB/s received per rank (every pair 256 MiB)\n", bandwidth);
+  if (printing) {
+    fmt::print("{:>5} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9} {:>11} {:>10} {:>7}  {}\n", "log2",
+               "ranks", "one GPU ms", "total ms", "search ms", "run ms", "local ms", "search%", "x one GPU",
+               "moved MiB", "bound ms", "rounds", "check");
+  }
+  std::FILE* json = printing && !o.json.empty() ? std::fopen(o.json.c_str(), "a") : nullptr;
+  bool failed = false;
+  for (const int log2 : o.log2) {
+    const row r = measure(o, x, log2, bandwidth);
+    failed |= r.check != "ok";
+    if (!printing) continue;
+    fmt::print("{:>5} {:>6} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>7.1f}% {:>9.2f} {:>11.1f} {:>10.3f} {:>7}  {}\n",
+               r.log2, r.ranks, r.one_gpu_ms, r.total_ms, r.search_ms, r.run_ms, r.local_ms, 100 * r.search_ms / r.total_ms,
+               r.one_gpu_ms > 0 ? r.one_gpu_ms / r.total_ms : 0.0, double(r.moved_bytes) / (1 << 20), r.bound_ms,
+               r.rounds, r.check);
+    std::fflush(stdout);
+    if (json != nullptr) {
+      std::fprintf(json,
+                   "{\"bench\": \"nccl\", \"gpu\": \"%s\", \"processes\": true, \"op\": \"%s\", \"spread\": \"%s\", "
+                   "\"log2_per_rank\": %d, \"ranks\": %d, \"one_gpu_ms\": %.4f, \"total_ms\": %.4f, \"search_ms\": %.4f, "
+                   "\"run_ms\": %.4f, \"local_ms\": %.4f, \"moved_bytes\": %zu, \"all_to_all_gbps\": %.2f, \"bound_ms\": %.4f, "
+                   "\"rounds\": %d, \"check\": \"%s\"}\n",
+                   prop.name, o.op.c_str(), to_string(o.keys), r.log2, r.ranks, r.one_gpu_ms, r.total_ms, r.search_ms,
+                   r.run_ms, r.local_ms, r.moved_bytes, r.bandwidth, r.bound_ms, r.rounds, r.check.c_str());
+    }
+  }
+  if (json != nullptr) std::fclose(json);
+  cudaFree(x.scratch);
+  cudaStreamDestroy(x.stream);
+  ncclCommDestroy(x.comm);
+  return failed ? 1 : 0;
 }
 
 }  // namespace
@@ -334,48 +373,19 @@ row measure(const options& o, const std::vector<ncclComm_t>& comms, int log2, do
 int main(int argc, char** argv) {
   try {
     const options o = parse(argc, argv);
+    if (const auto role = corank::test::rank_role_from_environment()) return run_rank(o, *role);
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
       std::puts("no CUDA GPU: corank_nccl_bench needs at least one");
       return 0;
     }
     const int ranks = o.gpus > 0 ? std::min(o.gpus, devices) : devices;
-    std::vector<ncclComm_t> comms(static_cast<std::size_t>(ranks));
-    std::vector<int> list(static_cast<std::size_t>(ranks));
-    for (int r = 0; r < ranks; ++r) list[std::size_t(r)] = r;
-    check(ncclCommInitAll(comms.data(), ranks, list.data()), "ncclCommInitAll");
-    cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    int nccl_version = 0;
-    ncclGetVersion(&nccl_version);
-    const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
-    fmt::print("corank_nccl_bench: {} x {}, NCCL {}, NCCL_NVLS_ENABLE={}, op {}, spread {}, int64 keys, {} runs\n",
-               ranks, prop.name, nccl_version, nvls != nullptr ? nvls : "(unset)", o.op, to_string(o.keys), o.runs);
-    const double bandwidth = all_to_all_bandwidth(comms, std::size_t(256) << 20, o.runs);
-    if (ranks > 1) fmt::print("all-to-all: {:.1f} GB/s received per rank (every pair 256 MiB)\n", bandwidth);
-    fmt::print("{:>5} {:>6} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9} {:>11} {:>10} {:>7}  {}\n", "log2", "ranks",
-               "one GPU ms", "total ms", "search ms", "run ms", "search%", "x one GPU", "moved MiB", "bound ms",
-               "rounds", "check");
-    std::FILE* json = o.json.empty() ? nullptr : std::fopen(o.json.c_str(), "a");
-    for (const int log2 : o.log2) {
-      const row x = measure(o, comms, log2, bandwidth);
-      fmt::print("{:>5} {:>6} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>7.1f}% {:>9.2f} {:>11.1f} {:>10.3f} {:>7}  {}\n",
-                 x.log2, x.ranks, x.one_gpu_ms, x.total_ms, x.search_ms, x.run_ms, 100 * x.search_ms / x.total_ms,
-                 x.one_gpu_ms > 0 ? x.one_gpu_ms / x.total_ms : 0.0, double(x.moved_bytes) / (1 << 20), x.bound_ms,
-                 x.rounds, x.check);
-      std::fflush(stdout);
-      if (json != nullptr) {
-        std::fprintf(json,
-                     "{\"bench\": \"nccl\", \"gpu\": \"%s\", \"op\": \"%s\", \"spread\": \"%s\", \"log2_per_rank\": %d, "
-                     "\"ranks\": %d, \"one_gpu_ms\": %.4f, \"total_ms\": %.4f, \"search_ms\": %.4f, \"run_ms\": %.4f, "
-                     "\"moved_bytes\": %zu, \"all_to_all_gbps\": %.2f, \"bound_ms\": %.4f, \"rounds\": %d, "
-                     "\"check\": \"%s\"}\n",
-                     prop.name, o.op.c_str(), to_string(o.keys), x.log2, x.ranks, x.one_gpu_ms, x.total_ms, x.search_ms,
-                     x.run_ms, x.moved_bytes, x.bandwidth, x.bound_ms, x.rounds, x.check.c_str());
-      }
+    const std::string failed =
+        corank::test::run_rank_processes(ranks, std::vector<std::string>(argv + 1, argv + argc), "", {}, 3600);
+    if (!failed.empty()) {
+      std::fprintf(stderr, "corank_nccl_bench: %s\n", failed.c_str());
+      return 1;
     }
-    if (json != nullptr) std::fclose(json);
-    for (ncclComm_t c : comms) ncclCommDestroy(c);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "corank_nccl_bench: %s\n", e.what());

@@ -6,7 +6,8 @@
 // inputs' sizes over all P ranks), so merge outputs are equal (within one) and set-operation
 // outputs depend on the data. Three steps, all ranks calling together:
 //   1. the distributed co-rank (distributed_co_rank.hpp): one all-gather of every rank's sizes
-//      and boundary keys, then rounds of all-gathers of a few thousand elements (two to four);
+//      and boundary keys, then rounds of all-gathers of a few thousand elements (none where the
+//      boundary keys settle the cuts, three for 2^30 keys a side where they do not);
 //   2. one exchange of the windows: each element that lies in another rank's window moves
 //      there, once, point to point; a window inside its rank's own partition does not move;
 //   3. the op on the rank's windows, one corank call (operation.cuh) on its GPU.
@@ -36,11 +37,13 @@
 //   copyable (they move as bytes); `comp` and the op also run on the host (the search). The
 //   outputs hold plan.output_bound() elements (the one-call forms: ceil(N / P) + 1 always do,
 //   N the m + n of all ranks) and overlap no input. A run takes the plan every rank got from
-//   the same plan() call, on the same partitions.
+//   the same plan() call, on the same partitions. Over NCCL, one process per GPU: threads of
+//   one process driving several GPUs can deadlock (an allocation on one GPU waits for the
+//   other's NCCL kernel, which waits for this rank's call; docs/design.md, section 12e).
 // - Two forms. plan(): the search alone (step 1), collective; returns the same plan on every
 //   rank. operator()(plan, ...): steps 2 and 3, for a plan of an op of the same partitioning
 //   (a merge's or a set operation's) over the same partitions. operator()(a, m, b, ...): both.
-// - Synchronizes: plan() waits for its exchanges (two to five, of tens of kB); the run returns
+// - Synchronizes: plan() waits for its exchanges (one to five, of tens of kB); the run returns
 //   once the output size is known: the merges after enqueueing the local call, set operations
 //   and counts after it ends; inputs and outputs must live until `stream` gets there.
 //   Temporary storage comes from corank's pool (memory.hpp); all work goes to `stream`.

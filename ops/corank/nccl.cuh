@@ -3,7 +3,7 @@
 // communicator (distributed_operation.cuh): each rank holds one partition of A and one of B
 // on its GPU, ordered by rank, and gets its share of the output.
 //
-//   // every rank, the current device being its communicator's GPU:
+//   // every rank, in its own process (one per GPU), the current device its communicator's GPU:
 //   corank::distributed_plan plan = corank::nccl_merge.plan(a, m, b, n, comm, {}, stream);
 //   cudaMalloc(&out, plan.output_bound() * sizeof(long));
 //   corank::index_t count = corank::nccl_merge(plan, a, b, out, comm, {}, stream);

@@ -1,14 +1,17 @@
 // The distributed forms over NCCL (ops/corank/nccl.cuh), against the single-GPU call on the
 // whole inputs (support/distributed_cases.hpp): with one rank (a communicator of GPU 0), every
 // operation, keys, by-key and count forms, and the names as a user writes them; and with every
-// GPU of the machine, one rank per GPU, each on its own thread, where there are two or more
-// (skipped, saying so, where there is one). Built where NCCL was found (CORANK_WITH_NCCL).
-// Machines whose NVLink multicast is not usable need NCCL_NVLS_ENABLE=0 (ctest sets it).
+// GPU of the machine, one rank process per GPU (support/rank_processes.hpp says why not
+// threads), where there are two or more (skipped, saying so, where there is one). There the
+// test starts copies of itself that run the same test as ranks, each writing its outputs to
+// a file, and checks the files. Built where NCCL was found (CORANK_WITH_NCCL). Machines whose
+// NVLink multicast is not usable need NCCL_NVLS_ENABLE=0 (ctest sets it).
 
 #include <corank/nccl.cuh>
 
 #include "support/distributed_cases.hpp"
 #include "support/gpu.hpp"
+#include "support/rank_processes.hpp"
 #include "support/test_env.hpp"
 
 #include <cuda_runtime_api.h>
@@ -16,11 +19,15 @@
 #include <nccl.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -96,26 +103,132 @@ void run_case(nccl_comms& comms, const distributed_case<Key>& c) {
   check_ranks<Op>(c, outs, compare{});
 }
 
-template <class Op, class Key>
-void run_every_case(nccl_comms& comms) {
+// visit(op, case, number) for every operation and case, in an order that depends on the
+// test's seed and name alone (so that the rank processes and the test see the same cases).
+template <class Key, class Visit>
+void for_every_case(int ranks, Visit visit) {
   auto rng = make_rng();
-  const int ranks = int(comms.comms.size());
   const std::size_t big = quick_or(200000, 3000);
-  for (const spread s : all_spreads) {
-    for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{0, 0}, {37, 0}, {4099, 2048}, {big, big / 2 + 1}}) {
-      run_case<Op>(comms, make_distributed_case<Key>(s, m, n, ranks, rng() % 2 == 0, rng));
-      if (::testing::Test::HasFailure()) return;
+  int number = 0;
+  const auto cases_of = [&](auto op) {
+    for (const spread s : all_spreads) {
+      for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{0, 0}, {37, 0}, {4099, 2048}, {big, big / 2 + 1}}) {
+        visit(op, make_distributed_case<Key>(s, m, n, ranks, rng() % 2 == 0, rng), number++);
+        if (::testing::Test::HasFailure()) return;
+      }
     }
-  }
+  };
+  cases_of(corank::ops::merge_op{});
+  cases_of(corank::ops::set_union_op{});
+  cases_of(corank::ops::set_intersection_op{});
+  cases_of(corank::ops::set_difference_op{});
+  cases_of(corank::ops::set_symmetric_difference_op{});
 }
 
 template <class Key>
 void every_operation(nccl_comms& comms) {
-  run_every_case<corank::ops::merge_op, Key>(comms);
-  run_every_case<corank::ops::set_union_op, Key>(comms);
-  run_every_case<corank::ops::set_intersection_op, Key>(comms);
-  run_every_case<corank::ops::set_difference_op, Key>(comms);
-  run_every_case<corank::ops::set_symmetric_difference_op, Key>(comms);
+  for_every_case<Key>(int(comms.comms.size()), [&](auto op, const distributed_case<Key>& c, int) {
+    run_case<decltype(op)>(comms, c);
+  });
+}
+
+// A rank's outputs as a file, written by its process and read by the test.
+template <class T>
+void put(std::ofstream& out, const std::vector<T>& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::uint64_t size = v.size();
+  out.write(reinterpret_cast<const char*>(&size), sizeof size);
+  out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(T)));
+}
+template <class T>
+std::vector<T> get(std::ifstream& in) {
+  std::uint64_t size = 0;
+  in.read(reinterpret_cast<char*>(&size), sizeof size);
+  if (!in || size > (std::uint64_t(1) << 32)) throw std::runtime_error("a rank's output file is cut short");
+  std::vector<T> v(size);
+  in.read(reinterpret_cast<char*>(v.data()), std::streamsize(size * sizeof(T)));
+  return v;
+}
+
+std::string outputs_path(const std::string& dir, int number, int rank) {
+  return dir + "/case-" + std::to_string(number) + "-rank-" + std::to_string(rank);
+}
+
+template <class Key>
+void write_outputs(const std::string& path, const rank_outputs<Key>& o) {
+  std::ofstream out(path, std::ios::binary);
+  put(out, std::vector<int>{int(o.plan.partition), o.plan.rank, o.plan.rounds});
+  put(out, o.plan.a_sizes);
+  put(out, o.plan.b_sizes);
+  put(out, o.plan.splits);
+  put(out, o.keys);
+  put(out, o.by_key_keys);
+  put(out, o.by_key_values);
+  put(out, std::vector<index_t>{o.count});
+  put(out, std::vector<char>(o.guard_problem.begin(), o.guard_problem.end()));
+  if (!out) throw std::runtime_error("could not write " + path);
+}
+
+template <class Key>
+rank_outputs<Key> read_outputs(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("no output file " + path);
+  rank_outputs<Key> o;
+  const auto words = get<int>(in);
+  if (words.size() != 3) throw std::runtime_error(path + " is not a rank's output file");
+  o.plan.partition = corank::partitioning(words[0]);
+  o.plan.rank = words[1];
+  o.plan.rounds = words[2];
+  o.plan.a_sizes = get<index_t>(in);
+  o.plan.b_sizes = get<index_t>(in);
+  o.plan.splits = get<corank::split<index_t>>(in);
+  o.keys = get<Key>(in);
+  o.by_key_keys = get<Key>(in);
+  o.by_key_values = get<std::int32_t>(in);
+  const auto count = get<index_t>(in);
+  o.count = count.empty() ? -1 : count[0];
+  const auto problem = get<char>(in);
+  o.guard_problem.assign(problem.begin(), problem.end());
+  return o;
+}
+
+// In a rank process (CORANK_RANK set): this rank's part of every case, written to files in
+// CORANK_RANK_DIR. In the test: one rank process per GPU running this same test, then the
+// checks of every case on their files.
+template <class Key>
+void every_operation_on_rank_processes() {
+  using compare = typename key_traits<Key>::compare;
+  if (const auto role = rank_role_from_environment()) {
+    const char* dir = std::getenv("CORANK_RANK_DIR");
+    ASSERT_NE(dir, nullptr) << "a rank process needs CORANK_RANK_DIR";
+    cuda_check(cudaSetDevice(role->rank), "cudaSetDevice");
+    ncclComm_t comm = nullptr;
+    ASSERT_EQ(ncclCommInitRank(&comm, role->ranks, role->id, role->rank), ncclSuccess);
+    cudaStream_t stream = nullptr;
+    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    for_every_case<Key>(role->ranks, [&](auto op, const distributed_case<Key>& c, int number) {
+      write_outputs(outputs_path(dir, number, role->rank), run_rank<decltype(op)>(c, role->rank, comm, compare{}, stream, {}));
+    });
+    cudaStreamDestroy(stream);
+    ncclCommDestroy(comm);
+    return;
+  }
+  const int ranks = gpu_count();
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("corank-nccl-" + std::to_string(getpid()) + "-" + test->name())).string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string failed = run_rank_processes(
+      ranks, {std::string("--gtest_filter=") + test->test_suite_name() + "." + test->name()}, dir,
+      {"CORANK_TEST_SEED=" + std::to_string(seed()), "CORANK_RANK_DIR=" + dir}, 500);
+  ASSERT_EQ(failed, "") << ranks << " rank processes, logs in " << dir;
+  for_every_case<Key>(ranks, [&](auto op, const distributed_case<Key>& c, int number) {
+    std::vector<rank_outputs<Key>> outs;
+    for (int r = 0; r < ranks; ++r) outs.push_back(read_outputs<Key>(outputs_path(dir, number, r)));
+    check_ranks<decltype(op)>(c, outs, compare{});
+  });
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
 }
 
 class NcclOneRank : public gpu_test {};
@@ -172,7 +285,7 @@ TEST_F(NcclOneRank, Names) {
   EXPECT_THROW(corank::nccl_merge(balanced, a.data(), b.data(), out.data(), comm), corank::cuda_error);
 }
 
-// Every GPU of the machine, one rank each.
+// Every GPU of the machine, one rank process each.
 class NcclAllGpus : public gpu_test {
  protected:
   void SetUp() override {
@@ -182,15 +295,9 @@ class NcclAllGpus : public gpu_test {
   }
 };
 
-TEST_F(NcclAllGpus, EveryOperationInt64) {
-  nccl_comms comms(gpu_count());
-  every_operation<std::int64_t>(comms);
-}
+TEST_F(NcclAllGpus, EveryOperationInt64) { every_operation_on_rank_processes<std::int64_t>(); }
 
-TEST_F(NcclAllGpus, EveryOperationComparatorOnlyKey) {
-  nccl_comms comms(gpu_count());
-  every_operation<opaque_key>(comms);
-}
+TEST_F(NcclAllGpus, EveryOperationComparatorOnlyKey) { every_operation_on_rank_processes<opaque_key>(); }
 
 // A rank whose current device is not its communicator's is told so.
 TEST_F(NcclAllGpus, WrongDeviceIsRefused) {
