@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """corank.dask against one corank call on the same data (issue #26): merge and the set
 operations of 2^--log2 sorted int64 keys per input, each input in --chunks chunks made on the
-workers (chunk c holds sorted random keys in [c, c + 1) * 2^40 / chunks).
+workers (chunk c holds sorted random keys in [c, c + 1) * 2^40 / chunks: random gaps added up,
+so equal keys occur). The chunks are placed as the ranks of the NCCL form hold theirs
+(bench/nccl_bench.cu): the first 1/W of each input's chunks on the first of W workers, the next
+on the second, and so on, so that with chunks of A and B over the same key ranges the windows
+stay where they are, and only the graph and its tasks separate Dask from the NCCL form.
 
 CPU (default): a LocalCluster of --workers processes of --threads-per-worker threads, NumPy
 chunks; the one call is corank's CPU backend in this process (every hardware thread).
@@ -17,8 +21,10 @@ Each row, medians of --repeat:
   total       search + partitions, its ratio to the one call, and the search's share of it
 Above the table, Dask's floor for each step of the search: a compute of one trivial task per
 chunk of both inputs (len), median of --repeat; a search costs about (1 + rounds) of it.
-Checked once per operation, untimed: the result gathered equals the one call's (exit status 1
-where it does not). --json PATH writes the rows.
+Checked once per operation, untimed: the result, fetched one partition at a time (so that 2^30
+keys a side fit beside the one call's on GPU 0), equals the one call's (exit status 1 where it
+does not). The one call's inputs are made in this process by the same function as the chunks.
+--json PATH writes the rows.
 """
 
 import argparse
@@ -83,13 +89,17 @@ def main():
     with cluster, distributed.Client(cluster) as client:
         n = 1 << args.log2
         size = -(-n // args.chunks)
-        meta = xp.empty(0, np.int64)
-        A, B = (client.persist(da.map_blocks(_chunk, da.arange(n, chunks=size), seed, args.chunks, gpu,
-                                             dtype=np.int64, meta=meta)) for seed in (1, 2))
+        A, B = (_placed_input(client, da, n, size, seed, args.chunks, gpu, xp) for seed in (1, 2))
         distributed.wait([A, B])
-        a, b = A.compute(), B.compute()  # for the one call, in this process
+        # The one call's inputs, made here as the workers made the chunks.
+        a, b = (xp.concatenate([_keys(seed, c, min(size, n - c * size), args.chunks, gpu)
+                                for c in range(len(A.chunks[0]))]) for seed in (1, 2))
         print(f"{where}: {len(client.scheduler_info()['workers'])} workers; 2^{args.log2} int64 per input in "
-              f"{args.chunks} chunks each; {'CuPy chunks' if gpu else f'NumPy chunks, threads={args.threads}'}")
+              f"{args.chunks} chunks each, placed in order; "
+              f"{'CuPy chunks' if gpu else f'NumPy chunks, threads={args.threads}'}")
+        holders = client.who_has(da.concatenate([A, B]))
+        held = [sum(worker in ws for ws in holders.values()) for worker in sorted(client.scheduler_info()["workers"])]
+        print(f"chunks of A and B held by each worker, in order: {held}")
         blocks = list(A.to_delayed()) + list(B.to_delayed())
         floor = _median(args.repeat, lambda: None, lambda: dask.compute(*[dask.delayed(len)(x) for x in blocks]))
         print(f"Dask's floor: a compute of one task per chunk ({len(blocks)} tasks): {floor * 1e3:.1f} ms")
@@ -97,13 +107,15 @@ def main():
               f"{'total ms':>9s} {'x one call':>10s} {'search %':>8s}  check")
         for op in ops:
             single = getattr(corank, op)
-            expected = single(a, b)
             one = _median(args.repeat, sync, lambda: single(a, b))
+            expected = single(a, b)
+            _release(gpu)
             function = getattr(cd, op)
-            result = function(A, B, npartitions=args.npartitions, threads=args.threads)
-            same = bool(xp.array_equal(result.compute(), expected))
+            same = _equal_by_partition(function(A, B, npartitions=args.npartitions, threads=args.threads),
+                                       expected, xp)
             failed |= not same
-            del result
+            del expected
+            _release(gpu)
             searches, runs = [], []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
@@ -164,15 +176,53 @@ def _median(repeat, sync, call):
     return statistics.median(times)
 
 
-def _chunk(positions, seed, chunks, gpu, block_info=None):
-    """Chunk c of an input: len(positions) sorted keys in [c, c + 1) * 2^40 / chunks."""
-    c = block_info[0]["chunk-location"][0]
+def _keys(seed, c, count, chunks, gpu):
+    """Chunk c of input `seed`: count sorted keys in [c, c + 1) * 2^40 / chunks, the running sum
+    of random gaps below span / count (so they stay in the span, and some keys repeat)."""
     span = (1 << 40) // chunks
-    keys = np.sort(np.random.default_rng([seed, c]).integers(c * span, (c + 1) * span, len(positions)))
+    gaps = np.random.default_rng([seed, c]).integers(0, max(1, span // max(count, 1)), count)
+    keys = c * span + np.cumsum(gaps)
     if gpu:
         import cupy
         return cupy.asarray(keys)
     return keys
+
+
+def _placed_input(client, da, n, size, seed, chunks, gpu, xp):
+    """An input of n keys in chunks of `size`, chunk c made on and kept by worker c * W // chunks
+    of the W workers (in the order of their addresses), as the NCCL form's ranks hold theirs."""
+    import dask
+
+    workers = sorted(client.scheduler_info()["workers"])
+    meta = xp.empty(0, np.int64)
+    pieces = []
+    for c in range(-(-n // size)):
+        count = min(size, n - c * size)
+        piece = da.from_delayed(dask.delayed(_keys)(seed, c, count, chunks, gpu, dask_key_name=f"keys-{seed}-{c}"),
+                                shape=(count,), dtype=np.int64, meta=meta)
+        pieces.append(client.persist(piece, workers=[workers[c * len(workers) // chunks]],
+                                     allow_other_workers=False))
+    return da.concatenate(pieces)
+
+
+def _equal_by_partition(result, expected, xp):
+    """Whether the Dask result equals `expected`, fetching one partition at a time."""
+    import dask
+
+    at = 0
+    for block in result.to_delayed().ravel():
+        got = dask.compute(block)[0]
+        if not bool(xp.array_equal(got, expected[at:at + len(got)])):
+            return False
+        at += len(got)
+    return at == len(expected)
+
+
+def _release(gpu):
+    """Gives CuPy's cached blocks back to the GPU (the workers on GPU 0 need the room)."""
+    if gpu:
+        import cupy
+        cupy.get_default_memory_pool().free_all_blocks()
 
 
 if __name__ == "__main__":
