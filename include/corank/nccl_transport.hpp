@@ -5,8 +5,8 @@
 // communicators, and sets no NCCL environment: machines whose NVLink multicast (NVLS) is not
 // usable, as the H200 machines corank is tested on, need NCCL_NVLS_ENABLE=0 in the
 // environment of every rank. Each rank is a process of its own (one per GPU): threads of one
-// process driving several GPUs can deadlock, since an allocation on one GPU waits for the
-// other GPU's running NCCL kernel, which waits for this thread's matching call.
+// process driving several GPUs can deadlock, since a free on one GPU (cudaFreeHost, cudaFree)
+// waits for the other GPU's running NCCL kernel, which waits for this thread's matching call.
 //
 // Needs NCCL's nccl.h and libnccl (the CUDA toolkit's, the nvidia-nccl wheel's, or NCCL's
 // own packages); CMake's target corank::nccl links it where CORANK_WITH_NCCL is on. Nothing

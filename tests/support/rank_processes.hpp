@@ -3,13 +3,13 @@
 // (/proc/self/exe), rank r of P with its role in the environment (CORANK_RANK, CORANK_RANKS,
 // CORANK_NCCL_ID), and each copy joins the communicator with ncclCommInitRank.
 //
-// Why processes, not a thread per GPU in one process: once NCCL has enabled peer access
-// between the GPUs, an allocation or free on one GPU (cudaMalloc, cudaFree, pinned host
-// memory, a stream-ordered pool growing) waits for the other GPU's running kernels, and an
-// NCCL kernel waits for its peer's matching call. One rank's thread allocating while the
-// other's collective is already running deadlocks both, and corank's calls and these
-// programs allocate between collectives. This is how NCCL is run in production anyway
-// (torchrun, mpirun, Dask: a process per GPU). bench/nccl_bench.cu includes this header too.
+// Why processes, not a thread per GPU in one process: a free (cudaFreeHost, cudaFree) on one
+// GPU of a process waits for the running work of its other GPUs, and an NCCL kernel waits for
+// its peer's matching call, so one rank's thread freeing while the other's collective runs
+// deadlocks both. corank's distributed calls free a spare pinned buffer between collectives
+// where two threads share it (a stack trace on two H200s showed exactly that), and these
+// programs free their buffers between cases. A process per GPU is also how NCCL runs in
+// production (torchrun, mpirun, Dask). bench/nccl_bench.cu includes this header too.
 
 #include <nccl.h>
 
