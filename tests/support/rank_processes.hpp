@@ -93,9 +93,9 @@ inline std::string exit_problem(int rank, int status) {
 
 // Runs `ranks` copies of this program with `args`, rank r's role and `more_env` in its
 // environment; each one's output goes to log_dir/rank-R.log, or to this process's where
-// log_dir is empty. Waits up to `seconds` for them all and kills them all after that. Returns
-// "" when every copy exited with 0, else a sentence on the first that did not (with the end of
-// its log).
+// log_dir is empty. Waits up to `seconds` for them all, and kills them all after that or as
+// soon as one fails. Returns "" when every copy exited with 0, else a sentence on the first
+// that did not (with the end of each rank's log).
 inline std::string run_rank_processes(int ranks, const std::vector<std::string>& args, const std::string& log_dir,
                                       const std::vector<std::string>& more_env, int seconds) {
   ncclUniqueId id{};
