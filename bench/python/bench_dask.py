@@ -92,8 +92,8 @@ def main():
         A, B = (_placed_input(client, da, n, size, seed, args.chunks, gpu, xp) for seed in (1, 2))
         distributed.wait([A, B])
         # The one call's inputs, made here as the workers made the chunks.
-        a, b = (xp.concatenate([_keys(seed, c, min(size, n - c * size), args.chunks, gpu)
-                                for c in range(len(A.chunks[0]))]) for seed in (1, 2))
+        a, b = (xp.concatenate([_keys(seed, c, count, args.chunks, gpu) for c, count in enumerate(X.chunks[0])])
+                for seed, X in ((1, A), (2, B)))
         print(f"{where}: {len(client.scheduler_info()['workers'])} workers; 2^{args.log2} int64 per input in "
               f"{args.chunks} chunks each, placed in order; "
               f"{'CuPy chunks' if gpu else f'NumPy chunks, threads={args.threads}'}")
