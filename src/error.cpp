@@ -18,6 +18,13 @@ unsorted_input::unsorted_input(const std::string& context, char input, std::int6
       input_(input),
       index_(index) {}
 
+unsorted_input::unsorted_input(const std::string& context)
+    : std::invalid_argument(context +
+                            ": the inputs are not sorted by the comparator (their partition went backwards; "
+                            "check_sorted names the first element out of order)"),
+      input_(0),
+      index_(-1) {}
+
 namespace detail {
 void throw_cuda_error(cudaError_t code, const char* context) {
   if (code == cudaErrorMemoryAllocation) {

@@ -1,7 +1,8 @@
 #pragma once
 // The exceptions thrown by corank's GPU convenience forms and sortedness checks. The
 // two-phase `corank::device` forms never throw; they return the cudaError_t that these carry.
-// The CPU backend throws std::invalid_argument (unsorted_input from its check_sorted).
+// The CPU backend throws std::invalid_argument (unsorted_input from its check_sorted, and
+// where an operation finds its inputs unsorted).
 
 #include <cuda_runtime_api.h>
 
@@ -36,13 +37,20 @@ class out_of_memory : public std::bad_alloc {
   std::string message_;
 };
 
-// An input asked to be checked was not sorted by the comparator (check_sorted). what() is
-// "<context>: input A is not sorted: element i comes before element i - 1".
+// An input was found not sorted by the comparator. Two ways:
+// - check_sorted names it: what() is "<context>: input A is not sorted: element i comes
+//   before element i - 1"; input() is 'A' or 'B', index() that i.
+// - an operation on unchecked inputs found its partition of them inconsistent (a split that
+//   goes backwards, a window of negative size, a count past the output's bound), which only
+//   unsorted inputs or a comparator that is not a strict weak order give: what() is
+//   "<context>: the inputs are not sorted by the comparator (...)"; input() is 0 and
+//   index() is -1, as where the break lies is not known (check_sorted finds it).
 class unsorted_input : public std::invalid_argument {
  public:
   unsorted_input(const std::string& context, char input, std::int64_t index);
-  char input() const noexcept { return input_; }           // 'A' or 'B'
-  std::int64_t index() const noexcept { return index_; }  // first i with comp(x[i], x[i - 1])
+  explicit unsorted_input(const std::string& context);
+  char input() const noexcept { return input_; }           // 'A' or 'B'; 0 where not known
+  std::int64_t index() const noexcept { return index_; }  // first i with comp(x[i], x[i - 1]); -1 where not known
 
  private:
   char input_;
