@@ -27,6 +27,15 @@
 //   O(log(m + n)) (balanced-path ops: plus O(log r) for a run of r equal keys that it cuts).
 //   Each input element is read once into a tile, each output written once; a tile finds its
 //   offset by decoupled look-back, count_operation's tiles add their counts atomically.
+// - Unsorted inputs (or a comparator that is not a strict weak order) never make a call read
+//   outside its inputs, write outside [out, out + the bound) (m + n; the set operations'
+//   headers give theirs) or fail to return. Where the kernels find their partition of the
+//   inputs inconsistent, which sorted inputs never give, the output size reads "not sorted":
+//   the two-phase forms write a negative *count_out (and outputs of unspecified contents
+//   within the bound), the convenience forms throw corank::unsorted_input (input() 0,
+//   index() -1). Not every unsorted input is found so (only check_sorted finds them all);
+//   the others get a result of unspecified contents within the bound. Ops of known size
+//   (merges) write m + n outputs of unspecified contents, and report m + n.
 // - `kind` picks the kernel (strategy.hpp); every strategy gives the same result.
 
 #include <corank/comparators.hpp>
@@ -121,7 +130,8 @@ struct paired_by_key_operation {
 // and a sentence naming the problem, before anything is allocated or launched, for a negative
 // size (last before first), sizes whose sum does not fit, or a null pointer with a nonzero
 // size; corank::out_of_memory (a std::bad_alloc) when the temporary storage or the pinned word
-// cannot be allocated; corank::cuda_error for any other CUDA error, the kernels' included.
+// cannot be allocated; corank::cuda_error for any other CUDA error, the kernels' included;
+// corank::unsorted_input where the kernels found the inputs unsorted (see above).
 
 // Writes the keys the op emits to out; returns the end of the output.
 template <class Op>

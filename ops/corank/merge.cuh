@@ -18,6 +18,10 @@
 //   contiguous ones (thrust::device_ptr, device_vector's) are read as raw pointers. `comp` is
 //   callable in device code and copied to the kernels. m, n >= 0 and m + n < 2^63; a pointer
 //   may be null where its size is 0 (an output where m + n == 0).
+// - Unsorted inputs (or a comparator that is not a strict weak order): the outputs' contents
+//   are unspecified, but nothing is read outside the inputs or written outside the m + n
+//   outputs, and every call returns. A merge does not wait for its kernels, so it cannot say
+//   so: check_sorted (check_sorted.cuh) can.
 // - Complexity: O(m + n) work, plus a co-rank search of O(log(m + n)) per tile boundary
 //   (strategy::naive: per thread). strategy::partitioned, automatic's choice above 2^18
 //   elements in all (2^17 with values), runs a split pass and a tile kernel that reads each

@@ -57,6 +57,10 @@
 //   two-phase forms return cudaErrorInvalidValue for bad arguments, too little temporary
 //   storage or a null count_out; they never allocate or synchronize and can be captured in a
 //   CUDA graph. Empty inputs write a count of 0.
+// - Unsorted inputs (operation.cuh): nothing is read or written outside the inputs and the
+//   bounds above; where the kernels find them unsorted, the two-phase forms write a negative
+//   *count_out and the convenience forms throw corank::unsorted_input; otherwise the result's
+//   contents are unspecified.
 #define CORANK_CONVENIENCE_NAME(x) {{}, "corank::" #x}
 #define CORANK_DEVICE_NAME(x) {}
 namespace corank {

@@ -12,7 +12,10 @@
 namespace corank::detail {
 
 // One 64-bit word per tile: a 2-bit status and a 62-bit count. All zero means "not yet
-// published", so a cudaMemsetAsync initializes it. Status and count travel in one word, so
+// published", so a cudaMemsetAsync initializes it. A tile that found its inputs unsorted
+// (tile_agent.cuh) publishes `poisoned` instead of a count: a status that ends look-backs as
+// an inclusive prefix does, and that every later tile inherits, so none of them gets an
+// offset, and none stores. Status and count travel in one word, so
 // relaxed atomics suffice: a reader uses nothing but the word it read. (Release and acquire
 // would cost a GPU-wide fence per publication and a cache invalidation per read.)
 class tile_prefix_state {
@@ -25,8 +28,12 @@ class tile_prefix_state {
   // that successors can sum it while this tile does other work.
   __device__ void publish_count(int tile, index_t count) const { publish(tile, tile == 0 ? inclusive : partial, count); }
 
+  // Instead of publish_count, by a tile whose inputs were found unsorted.
+  __device__ void publish_poisoned(int tile) const { publish(tile, poisoned, 0); }
+
   // Called by a whole warp of tile `tile`, after publish_count: returns the sum of the
-  // counts of all earlier tiles, and publishes the tile's inclusive prefix.
+  // counts of all earlier tiles, and publishes the tile's inclusive prefix; or, where an
+  // earlier tile is poisoned, returns -1 and publishes this tile poisoned too.
   __device__ index_t exclusive_prefix(int tile, index_t count) const {
     const int lane = threadIdx.x & 31;
     if (tile == 0) return 0;
@@ -51,14 +58,22 @@ class tile_prefix_state {
       }
       // Sum back to the nearest predecessor that knows its inclusive prefix (lowest lane of
       // the first row that has one).
+      // A poisoned word ends the look-back as an inclusive one does.
       index_t sum = 0;
-      bool found = false;
+      bool found = false, poisoned_before = false;
       CORANK_PRAGMA_UNROLL
       for (int r = 0; r < depth; ++r) {
-        const unsigned done = __ballot_sync(0xffffffffu, (words[r] & status_mask) == inclusive);
+        const unsigned done = __ballot_sync(0xffffffffu, (words[r] & status_mask) >= inclusive);
         const int last_lane = done != 0 ? __ffs(done) - 1 : 31;
         if (!found && lane <= last_lane) sum += index_t(words[r] & count_mask);
+        if (!found && done != 0) {
+          poisoned_before = __shfl_sync(0xffffffffu, words[r], last_lane) >> 62 == poisoned >> 62;
+        }
         found = found || done != 0;
+      }
+      if (poisoned_before) {
+        if (lane == 0) publish_poisoned(tile);
+        return -1;
       }
       prefix += warp_sum(sum);
       if (found) break;
@@ -70,6 +85,7 @@ class tile_prefix_state {
  private:
   static constexpr unsigned long long partial = 1ull << 62;
   static constexpr unsigned long long inclusive = 2ull << 62;
+  static constexpr unsigned long long poisoned = 3ull << 62;
   static constexpr unsigned long long status_mask = 3ull << 62;
   static constexpr unsigned long long count_mask = (1ull << 62) - 1;
 

@@ -70,6 +70,9 @@ CORANK_HOST_DEVICE void walk_output_range(const Op& op, const Args& args, Compar
                                           index_t end) {
   const index_t i = co_rank(begin, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
   const index_t i_end = co_rank(end, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
+  // Only unsorted inputs give splits that go backwards; such a range would walk more than
+  // end - begin steps, into its neighbour's outputs or past the end: it writes nothing.
+  if (i > i_end || begin - i > end - i_end) return;
   auto values_out = [&] {
     if constexpr (Args::with_values) {
       return args.values_out + begin;

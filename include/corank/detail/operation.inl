@@ -16,9 +16,12 @@ index_t run_counted(const char* context, const Op& op, const Args& args, Compare
                     strategy kind) {
   throw_on_bad_arguments(args, context);
   constexpr result_word where = Args::writes_keys ? result_word::host : result_word::device;
-  return run_two_phase_for_result<where>(context, stream, [&](void* temp, std::size_t& bytes, index_t* count) {
-    return dispatch(temp, bytes, op, args, count, comp, stream, kind);
-  });
+  const index_t count =
+      run_two_phase_for_result<where>(context, stream, [&](void* temp, std::size_t& bytes, index_t* count) {
+        return dispatch(temp, bytes, op, args, count, comp, stream, kind);
+      });
+  if (count < 0) throw unsorted_input(context);  // the kernels found the inputs unsorted
+  return count;
 }
 
 }  // namespace detail

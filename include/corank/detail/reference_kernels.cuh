@@ -221,6 +221,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block)
   const index_t b_end = block_end - a_end;
   index_t a_consumed = shared.block_split[0];
   index_t b_consumed = block_begin - a_consumed;
+  // Only unsorted inputs give a block windows that go backwards: it then writes nothing (its
+  // tiles would size their loads and searches from negative windows).
+  if (a_end < a_consumed || b_end < b_consumed) return;
 
   index_t a_loaded = a_consumed;
   index_t b_loaded = b_consumed;

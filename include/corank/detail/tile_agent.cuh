@@ -16,6 +16,17 @@
 // The drivers (tile_kernels.cuh) decide which tiles a block takes, where the tile boundaries
 // come from and how a tile finds its output offset. Keys, key-value pairs, B's matched values
 // (paired forms) and count-only forms differ only in what Args carries.
+//
+// Unsorted inputs (a precondition broken, or a comparator that is not a strict weak order)
+// must not make a tile read or write outside its inputs, buffers or outputs. Sorted inputs
+// give boundaries that lie inside the inputs and never go backwards, and pieces that chain
+// from the tile's start to its end; then every step consumes an element, the tile writes at
+// most its window, and the op's bound on the whole output holds (intersection min(m, n),
+// difference m) whatever the keys. The agent checks exactly that, at a few comparisons per
+// tile and thread: a tile whose boundaries are out of order is not staged, and one whose
+// pieces go backwards or whose count passes its window is not `consistent`; the drivers then
+// poison the look-back (look_back.cuh), so that neither it nor any later tile stores, and the
+// size written is negative: "the inputs are not sorted".
 
 #include <corank/detail/block_walk.cuh>
 #include <corank/detail/look_back.cuh>
@@ -90,6 +101,9 @@ class tile_agent {
     int rank;   // where the thread's first output goes in the tile
     int count;  // the tile's outputs
     segment_span segments;  // segmented: the segments of the tile's boundaries
+    bool ordered;           // the boundaries lie inside the inputs, in order, at most a tile apart
+    bool piece_backwards;   // this thread's piece ends before it starts (pieces that end at their neighbour's)
+    bool consistent;        // ordered, no piece backwards, at most `window` outputs: the tile may store
   };
 
   __device__ __forceinline__ tile_agent(const Op& op, const Args& args, Compare& comp)
@@ -103,10 +117,27 @@ class tile_agent {
   // each buffer's barrier once).
   __device__ __forceinline__ bool stages_in_bulk_copies() const { return bulk_; }
 
+  // Whether a tile's boundaries lie inside the inputs, in order, at most a tile (and the
+  // balanced path's step back) apart: always so for sorted inputs.
+  __device__ __forceinline__ bool in_order(split<index_t> begin, split<index_t> end) const {
+    return 0 <= begin.a && begin.a <= end.a && end.a <= args_.size_a && 0 <= begin.b && begin.b <= end.b &&
+           end.b <= args_.size_b && (end.a - begin.a) + (end.b - begin.b) <= Policy::items_per_tile + 1;
+  }
+
   // 1. Stages the windows of tile `index`, between `begin` and `end`, in `into` and waits
   // until every thread may read them (phase `parity` of `barrier`, for bulk copies).
   __device__ __forceinline__ void stage(tile& t, int index, split<index_t> begin, split<index_t> end, buffer& into,
                                        const staging_barrier& barrier, unsigned parity) const {
+    t.ordered = in_order(begin, end);
+    if constexpr (segmented) {
+      t.segments = {args_.boundary_segments[index], args_.boundary_segments[index + 1]};
+      t.ordered = t.ordered && 0 <= t.segments.first && t.segments.first <= t.segments.last &&
+                  t.segments.last <= args_.offsets.segments;
+    }
+    if (!t.ordered) {  // an empty tile: nothing staged, walked or stored
+      begin = end = {0, 0};
+      if constexpr (segmented) t.segments = {0, 0};
+    }
     t.begin = begin;
     t.end = end;
     t.window = int(end.a - begin.a) + int(end.b - begin.b);
@@ -137,8 +168,7 @@ class tile_agent {
     if constexpr (segmented) {
       // While the copies are in flight.
       // Labels are needed only where a segment starts inside the tile.
-      t.segments = {args_.boundary_segments[index], args_.boundary_segments[index + 1]};
-      if (t.segments.first != t.segments.last) {
+      if (t.ordered && t.segments.first != t.segments.last) {
         label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a),
                                 int(end.b - begin.b), t.segments.first, t.segments.last);
       }
@@ -167,6 +197,7 @@ class tile_agent {
   // outputs overwrite the windows.
   __device__ __forceinline__ void walk(tile& t, buffer& staged, workspace& work) const {
     const int tid = threadIdx.x;
+    t.piece_backwards = false;
     const int a_size = int(t.end.a - t.begin.a), b_size = int(t.end.b - t.begin.b);
     const key_type* a_keys = staged.keys.data() + t.keys_at.a;
     const key_type* b_keys = staged.keys.data() + t.keys_at.b;
@@ -183,6 +214,7 @@ class tile_agent {
         __syncthreads();
         const split<int> from = work.splits[tid];
         const split<int> to = work.splits[tid + 1];
+        t.piece_backwards = from.a > to.a || from.b > to.b;
         walk_tile<steps, true, true>(op_, comp, a, from.a, to.a, b, from.b, to.b, t.out, t.begin.a > 0,
                                      t.begin.b > 0);
       }
@@ -222,19 +254,29 @@ class tile_agent {
 
   // 3. Where each thread's outputs go in the tile, and the tile's count. Known size: step v
   // of thread t goes to t * items + v, also past the window's end (never stored), so that no
-  // two threads' slots meet. Every thread is done reading the windows when it returns.
+  // two threads' slots meet (and an unordered tile, of window 0, stores nothing). Else the
+  // scan also counts the pieces that go backwards, each as more than a window, so that the
+  // tile learns whether it is consistent from the count, with no barrier of its own.
+  // Every thread is done reading the windows when it returns.
   __device__ __forceinline__ void count(tile& t, workspace& work) const {
     if constexpr (known_size) {
       t.rank = int(threadIdx.x) * items;
       t.count = t.window;
+      t.consistent = t.ordered;
       __syncthreads();
     } else {
-      block_scan(work.scan).ExclusiveSum(count_steps(t.out.written), t.rank, t.count);
+      constexpr int backwards = window_capacity;  // more than any window
+      block_scan(work.scan).ExclusiveSum(count_steps(t.out.written) + (t.piece_backwards ? backwards : 0), t.rank,
+                                         t.count);
+      t.consistent = t.ordered && t.count <= t.window;
+      if (!t.consistent) t.count = 0;
     }
   }
 
-  // 4. The outputs, compacted into the buffer at their ranks.
+  // 4. The outputs, compacted into the buffer at their ranks (a tile that is not consistent
+  // has none).
   __device__ __forceinline__ void compact(tile& t, buffer& into) const {
+    if (!t.consistent) return;
     int rank = t.rank;
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
@@ -252,17 +294,24 @@ class tile_agent {
     }
   }
 
-  // Where tile `index` (of `tiles`, `count` outputs) goes in an output of data-dependent
-  // size: the first warp looks back (look_back.cuh), and the last tile also writes the
-  // output's size to `count_out`. The barrier at its end orders the compacted outputs
-  // before their store.
+  // Publishes tile `index`'s count for the successors' look-backs (one thread calls it), or,
+  // where the tile is not consistent, poisons them.
+  __device__ __forceinline__ void publish(const tile_prefix_state& prefix_state, int index, const tile& t) const {
+    if (t.consistent) prefix_state.publish_count(index, t.count); else prefix_state.publish_poisoned(index);
+  }
+
+  // Where tile `index` (of `tiles`, `count` outputs; -1: not consistent) goes in an output of
+  // data-dependent size: the first warp looks back (look_back.cuh), and the last tile also
+  // writes the output's size to `count_out`. -1 where this tile or an earlier one is not
+  // consistent: the tile stores nothing, and the size written is -1. The barrier at its end
+  // orders the compacted outputs before their store.
   __device__ __forceinline__ index_t look_back(const tile_prefix_state& prefix_state, int index, index_t count,
                                                int tiles, index_t* count_out, workspace& work) const {
     if (threadIdx.x < 32) {
-      const index_t offset = prefix_state.exclusive_prefix(index, count);
+      const index_t offset = count < 0 ? -1 : prefix_state.exclusive_prefix(index, count);
       if (threadIdx.x == 0) {
         work.tile_offset = offset;
-        if (index == tiles - 1) *count_out = offset + count;
+        if (index == tiles - 1) *count_out = offset < 0 ? -1 : offset + count;
       }
     }
     __syncthreads();
@@ -282,8 +331,10 @@ class tile_agent {
     }
   }
 
-  // 5. `count` compacted outputs to position `offset` of the outputs.
+  // 5. `count` compacted outputs to position `offset` of the outputs (none where the offset
+  // is -1: the look-back found an inconsistent tile).
   __device__ __forceinline__ void store(buffer& compacted, index_t offset, int count) const {
+    if (offset < 0) return;
     store_tile<threads, steps>(compacted.keys.data(), args_.keys_out + offset, count);
     if constexpr (with_values) store_tile<threads, steps>(compacted.values.data(), args_.values_out + offset, count);
     if constexpr (Args::writes_b_values) {

@@ -4,6 +4,9 @@
 //  - tile_kernel: a block per tile, its boundaries from the split pass. Merges write tile t
 //    at t * T; count-only forms add their tiles' counts; other ops of data-dependent size
 //    find their tile's offset by decoupled look-back right after the walk.
+// A tile that finds the inputs unsorted (tile_agent.cuh: not `consistent`) stores nothing
+// and makes the size negative: count-only forms set its sign bit, the look-back's forms
+// poison the look-back, so that no later tile stores and the last tile writes -1.
 //  - persistent_tile_kernel: for ops of data-dependent size that write: as many blocks as
 //    fit take tiles from a counter and store each tile one round late, when its predecessors
 //    have long published their counts and the look-back seldom waits.
@@ -61,13 +64,15 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     // Count-only forms need no offsets, only the total: one atomic add per tile onto the
     // count, which the launch zeroed.
     if (threadIdx.x == 0) {
-      atomicAdd(reinterpret_cast<unsigned long long*>(count_out), static_cast<unsigned long long>(t.count));
+      auto* total = reinterpret_cast<unsigned long long*>(count_out);
+      // The sign bit stays set whatever is added: the sizes add up to less than 2^63.
+      if (t.consistent) atomicAdd(total, static_cast<unsigned long long>(t.count)); else atomicOr(total, 1ull << 63);
     }
     if constexpr (agent_type::segmented) {
       // Per segment too: the outputs' labels are compacted, and added up per segment.
       agent.compact(t, shared.buffer);
       __syncthreads();
-      agent.finish_segments(shared.buffer, index, 0, t.count, t.segments);
+      if (t.consistent) agent.finish_segments(shared.buffer, index, 0, t.count, t.segments);
     }
   } else if constexpr (agent_type::known_size) {
     agent.compact(t, shared.buffer);
@@ -78,11 +83,14 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
   } else {
     // The count is published first, for the successors' look-backs, which then overlap the
     // compaction.
-    if (threadIdx.x == 0) prefix_state.publish_count(index, t.count);
+    if (threadIdx.x == 0) agent.publish(prefix_state, index, t);
     agent.compact(t, shared.buffer);
-    const index_t offset = agent.look_back(prefix_state, index, t.count, tiles, count_out, shared.work);
+    const index_t offset =
+        agent.look_back(prefix_state, index, t.consistent ? t.count : -1, tiles, count_out, shared.work);
     agent.store(shared.buffer, offset, t.count);
-    if constexpr (agent_type::segmented) agent.finish_segments(shared.buffer, index, offset, t.count, t.segments);
+    if constexpr (agent_type::segmented) {
+      if (offset >= 0) agent.finish_segments(shared.buffer, index, offset, t.count, t.segments);
+    }
   }
 }
 
@@ -201,20 +209,20 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     // place) and with next_*.
     agent.count(t, shared.work);
     if (tid == 0) {
-      prefix_state.publish_count(index, t.count);
+      agent.publish(prefix_state, index, t);
       take_next(next, next_begin, next_end);
       // The next tile's windows asked of L2 now: its bulk copies, issued next round after this
       // tile's compaction and the last one's look-back and store, then find most of them there
       // instead of waiting out DRAM.
       if constexpr (!finds_splits) {
-        if (bulk && next < tiles) agent.prefetch(next_begin, next_end);
+        if (bulk && next < tiles && agent.in_order(next_begin, next_end)) agent.prefetch(next_begin, next_end);
       }
     }
     agent.compact(t, shared.buffers[b]);
     // The last round's tile: its offset, then its outputs.
     if (pending >= 0) store_pending(b ^ 1);
     pending = index;
-    pending_count = t.count;
+    pending_count = t.consistent ? t.count : -1;
   }
 }
 
