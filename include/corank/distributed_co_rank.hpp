@@ -33,8 +33,12 @@
 // give. Cost: the sort of each round's requests on the caller's thread (cuts × s positions).
 // Preconditions (not checked here; distributed_operation.cuh checks the order across
 // partitions): each input sorted by `comp` across its partitions in order; 0 <= k <= m + n
-// for every diagonal. Unsorted inputs give meaningless splits, but every search ends, within
-// ceil(log(range) / log(s + 1)) + 2 rounds. Plain C++; `comp` runs on the host.
+// for every diagonal. Unsorted inputs (or a comparator that is not a strict weak order) give
+// meaningless splits, but every search ends, within ceil(log(range) / log(s + 1)) + 2 rounds,
+// requests only positions inside the inputs, and every split lies inside them (0 <= a <= m,
+// 0 <= b <= n, a + b within one of its diagonal); splits of consecutive diagonals may go
+// backwards, which distributed_operation.cuh reports (plan_in_order). Plain C++; `comp` runs
+// on the host.
 
 #include <corank/balanced_path.hpp>
 #include <corank/comparators.hpp>

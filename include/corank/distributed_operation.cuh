@@ -55,6 +55,16 @@
 //   (corank::out_of_memory). A failure of the transport, a CUDA call or the local call throws
 //   on the ranks where it happens (nccl_error, cuda_error, out_of_memory), and may leave the
 //   others waiting in the next collective: abort the communicator then (ncclCommAbort).
+// - Unsorted inputs inside a rank (or a comparator that is not a strict weak order): no rank
+//   reads outside its partitions or writes outside its output's bound (plan.output_bound()),
+//   and every collective is reached by every rank. Where the search's splits go backwards
+//   (a window of negative size) every rank's plan() throws corank::unsorted_input (input() 0,
+//   index() -1); a run given a plan whose splits are out of order or outside the inputs
+//   (not a plan() of these partitions) throws cuda_error (cudaErrorInvalidValue) on every
+//   rank, through the status exchange, before anything moves. Then the local call: the
+//   set operations and counts throw unsorted_input on the ranks whose kernels find their
+//   windows unsorted (operation.cuh; after the last collective, so the others return their
+//   shares); merges write their outputs with unspecified contents and return the size.
 // - Cost: per rank, its windows' elements (keys and values) cross the transport once at most,
 //   plus the search's P (3 words + 4 keys) and a few rounds of about 2^12 keys per side in all;
 //   then operation.cuh's cost on windows of (m + n) / P elements.

@@ -30,8 +30,20 @@
 //   boundary a search of O(log S) over the segments and a co-rank search inside one.
 //   Every input element is read once into a tile; each tile labels its elements with their
 //   segments in shared memory, and writes the output offsets of the segments that start in it.
+// - Unsorted segments, a comparator that is not a strict weak order, and offsets that break
+//   the preconditions (decreasing, negative, past m or n, not starting at 0 or not ending at
+//   m and n: read on the device, not checked) are unsorted composite inputs to the one path:
+//   as operation.cuh says, nothing is read outside A, B and the S + 1 offsets of each, or
+//   written outside the outputs' bounds (m + n keys, S + 1 offsets, S counts), and every call
+//   returns. Where a tile finds its part of the path inconsistent (the split of a diagonal
+//   falls outside the segment the offsets give it, or splits go backwards), the two-phase
+//   forms write a negative *count_out (merges: m + n, as they cannot say) and the
+//   convenience forms throw corank::unsorted_input (input() 0, index() -1); other such inputs
+//   give outputs, offsets and counts of unspecified values within those bounds.
 // - Errors: as operation.cuh's runners, and cudaErrorInvalidValue (convenience: corank::
-//   cuda_error with a sentence) for a negative S or null offsets where S > 0.
+//   cuda_error with a sentence) for a negative S or S == 0 with m + n > 0 (in the two-phase
+//   query too, as for a negative size), and in the run for null offsets where S > 0 or a
+//   null offsets_out (counts_out where S > 0).
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
@@ -48,8 +60,8 @@ namespace device {
 
 // The two-phase protocol of operation.cuh: temp_storage == nullptr queries the bytes; a run
 // enqueues the kernels on `stream` and returns; the total goes to *count_out in device memory
-// (optional, may be null, for ops of known size: the merges). Never allocates, never
-// synchronizes.
+// (optional, may be null, for ops of known size: the merges; negative where the inputs were
+// found unsorted, above). Never allocates, never synchronizes.
 
 template <class Op>
 struct segmented_keys_operation {
@@ -99,7 +111,8 @@ struct segmented_paired_by_key_operation {
 }  // namespace device
 
 // The convenience runners, as operation.cuh's: check, allocate from corank's pool, run, read
-// the total back (so they wait for `stream`), throw corank::cuda_error / out_of_memory.
+// the total back (so they wait for `stream`), throw corank::cuda_error / out_of_memory /
+// unsorted_input.
 
 template <class Op>
 struct segmented_keys_operation {

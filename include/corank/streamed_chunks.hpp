@@ -44,11 +44,19 @@ struct chunk_window {
   index_t a_begin, a_end, b_begin, b_end;
   index_t size_a() const { return a_end - a_begin; }
   index_t size_b() const { return b_end - b_begin; }
+  // Whether neither window goes backwards: always so for sorted inputs. Unsorted ones (or a
+  // comparator that is not a strict weak order) can give splits out of order, and a window
+  // of negative size, whose other window is then longer than a chunk: a caller must not
+  // copy or run such a chunk (the GPU form throws corank::unsorted_input).
+  bool ordered() const { return a_begin <= a_end && b_begin <= b_end; }
 };
 
 // The chunks of the path on `Partition` over A (m elements) and B (n), in order: diagonals
 // 0, chunk, 2 chunk, ..., m + n, each split once. A window has at most chunk + 1 elements
-// (a balanced-path split may step back one).
+// (a balanced-path split may step back one) where it is ordered(). Whatever the inputs hold,
+// every split lies inside them (0 <= a <= m, 0 <= b <= n, as the searches of co_rank.hpp and
+// balanced_path.hpp keep to their ranges), consecutive windows share their split, the first
+// starts at (0, 0) and the last ends at (m, n), and the search reads nothing outside A and B.
 template <partitioning Partition, class KeyA, class KeyB, class Compare>
 class chunk_cutter {
  public:

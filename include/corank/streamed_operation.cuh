@@ -20,6 +20,13 @@
 // - Preconditions: operation.cuh's; `comp` and the op also run on the host (the splits).
 //   Ops that see run starts (op.hpp) are refused at compile time. An input or output that
 //   starts in pinned memory lies in it entirely.
+// - Unsorted inputs (or a comparator that is not a strict weak order): nothing is read
+//   outside A and B (host or device) or written outside the output's bound (operation.cuh's:
+//   m + n, or the set operation's), and the call returns. Where a chunk's splits go
+//   backwards (a window of negative size, found on the host before the chunk is copied) or
+//   its kernels find their partition inconsistent (a negative count), the call throws
+//   corank::unsorted_input (input() 0, index() -1), the chunks before it delivered; other
+//   unsorted inputs give outputs of unspecified contents (merges: m + n of them).
 // - Memory: options.gpu_memory bytes of device memory (0: what is free, less 1/16 and at
 //   least 256 MiB); the chunk is options.chunk path steps if set (refused if three chunks'
 //   inputs, outputs and temporary storage do not fit that budget), else the largest that
@@ -33,7 +40,8 @@
 //   (code cudaErrorInvalidValue) for host/operation.hpp's argument problems and a negative
 //   chunk; corank::out_of_memory when the budget cannot hold three chunks of options.chunk
 //   steps (or, without it, of one step). Then out_of_memory when the buffers cannot be allocated,
-//   cuda_error for any CUDA error. An exception of the sink or of options.progress stops the
+//   cuda_error for any CUDA error, unsorted_input for inputs found unsorted (above). An
+//   exception of the sink or of options.progress stops the
 //   call and reaches the caller, with the chunks before it delivered; every copy and kernel
 //   of the call has ended when any exception leaves it.
 

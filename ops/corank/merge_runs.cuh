@@ -23,6 +23,14 @@
 //   in every run by a multi-way co-rank and merges them in shared memory; more runs take
 //   passes of g-way merges, g = ceil(k^(1/passes)). Temporary storage: the passes' samples
 //   (1/32 of the data for 4-byte keys) and, with more than one pass, a buffer of `size`.
+// - Unsorted runs, or a comparator that is not a strict weak order: the output's contents
+//   are unspecified (some tiles may leave their part of it unwritten), but nothing is read
+//   outside the runs or written outside keys_out[0, size) (values_out likewise) and the
+//   temporary storage, and every call returns. Offsets (or device run_sizes) that break the
+//   preconditions are read as runs all the same: decreasing offsets or negative sizes as
+//   empty runs, and runs past `size` elements in all cut at `size` (merge_runs reads only
+//   keys_in[offsets[0], offsets[0] + size), merge_run_list only run_keys[j][0, run_sizes[j])).
+//   A merge does not wait for its kernels, so it cannot say so; check_sorted can.
 // - Two-phase protocol and errors: as sort.cuh's (cudaErrorInvalidValue for a negative size
 //   or k, or a null pointer where something is to be read or written).
 

@@ -19,6 +19,11 @@
 //   Outputs, and the in-place forms' ranges, are contiguous device memory: raw pointers or
 //   thrust::device_ptr / device_vector iterators (they hold intermediate runs). An output
 //   overlaps no input, except that stable_sort_copy's output may be its input. 0 <= n < 2^63.
+// - A comparator that is not a strict weak order (`<=`, or NaN under `<`): the output's
+//   contents are unspecified (not even a permutation of the input: some tiles of the merge
+//   passes may leave their part unwritten), but nothing is read outside the input or written
+//   outside the n outputs and the temporary storage, and every call returns. The sort
+//   does not wait for its kernels, so it cannot say so.
 // - Algorithm: blocks sort tiles in shared memory, then k-way merge passes (merge_runs.cuh)
 //   merge up to 64 runs at a time: 2^28 int32 keys take the block sort and 3 passes
 //   (docs/design.md, section 12a). Each stage reads and writes every element once.

@@ -50,7 +50,13 @@ struct merge_buffers {
 
 // Merges the runs held in buffers.keys[0] (values[0]) into one run, using the other buffers
 // in turn; returns the buffer (0 or 1) that holds the result. Threads * Items is at least
-// runs.total(). Values (unless `unused`) are moved with their keys.
+// runs.total(), and starts are nondecreasing (the caller checks its windows so). Values
+// (unless `unused`) are moved with their keys.
+// Whatever `comp` answers (unsorted runs, a comparator that is not a strict weak order),
+// every read and write stays in [0, total] (the spare slot included): co_rank keeps a
+// thread's split inside its pair, and each step takes the side that is not done, so a walk
+// never passes either side's end; a thread writes its own Items positions only. The result
+// is then unspecified but in bounds.
 // Each thread keeps the next key of each side in registers, so an output costs one shared
 // load (the side it advanced) and one store. RunsOfItems: every run but the last is a
 // multiple of Items long (the block sort's), so a thread's outputs never span two pairs

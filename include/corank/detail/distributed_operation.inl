@@ -46,6 +46,7 @@ enum distributed_status : index_t {
   status_null_values,
   status_null_values_out,
   status_out_of_memory,
+  status_bad_plan,
 };
 
 inline const char* distributed_problem(index_t status) {
@@ -57,6 +58,7 @@ inline const char* distributed_problem(index_t status) {
     case status_null_values: return "the values of A or B are a null pointer with a nonzero size";
     case status_null_values_out: return "the value output is a null pointer with a nonzero size";
     case status_out_of_memory: return "the buffer for its windows could not be allocated";
+    case status_bad_plan: return "its plan's splits are not those of a plan() (out of order or outside the inputs)";
     default: return "an unknown problem";
   }
 }
@@ -333,6 +335,29 @@ index_t input_status(const Key* a, index_t m, const Key* b, index_t n) {
   return status_ok;
 }
 
+// Whether a plan's splits go from (0, 0) to the inputs' ends without going backwards, its
+// sizes are not negative and its rank is one of them: what every plan() returns, but for
+// inputs unsorted inside a rank (plan() throws then). O(ranks).
+inline bool plan_in_order(const distributed_plan& plan) {
+  const std::size_t ranks = plan.a_sizes.size();
+  if (ranks == 0 || plan.b_sizes.size() != ranks || plan.splits.size() != ranks + 1) return false;
+  if (plan.rank < 0 || std::size_t(plan.rank) >= ranks) return false;
+  constexpr index_t most = std::numeric_limits<index_t>::max();
+  index_t m = 0, n = 0;
+  for (std::size_t q = 0; q < ranks; ++q) {
+    if (plan.a_sizes[q] < 0 || plan.b_sizes[q] < 0) return false;
+    if (plan.a_sizes[q] > most - m || plan.b_sizes[q] > most - n) return false;
+    m += plan.a_sizes[q];
+    n += plan.b_sizes[q];
+  }
+  if (plan.splits.front().a != 0 || plan.splits.front().b != 0) return false;
+  if (plan.splits.back().a != m || plan.splits.back().b != n) return false;
+  for (std::size_t q = 0; q < ranks; ++q) {
+    if (plan.splits[q + 1].a < plan.splits[q].a || plan.splits[q + 1].b < plan.splits[q].b) return false;
+  }
+  return true;
+}
+
 // Step 1: the plan.
 template <partitioning Partition, class Key, class Transport, class Compare>
 distributed_plan plan_distributed(const char* context, const Key* a, index_t m, const Key* b, index_t n,
@@ -392,12 +417,10 @@ distributed_plan plan_distributed(const char* context, const Key* a, index_t m, 
       comp, options.samples, &plan.rounds);
   plan.a_sizes = std::move(ta.sizes);
   plan.b_sizes = std::move(tb.sizes);
-  for (int q = 0; q < ranks; ++q) {  // splits out of order: only from inputs unsorted inside a rank
-    if (plan.window_a(q) < 0 || plan.window_b(q) < 0) {
-      throw cuda_error(cudaErrorInvalidValue,
-                       std::string(context) + ": the inputs are not sorted (the splits of the path are out of order)");
-    }
-  }
+  // Splits out of order (a window of negative size) come only from inputs unsorted inside a
+  // rank. Every rank has the same splits, so every rank throws, and none waits in a
+  // collective that another left.
+  if (!plan_in_order(plan)) throw unsorted_input(context);
   return plan;
 }
 
@@ -425,9 +448,12 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
                                                 std::to_string(transport.ranks()) + ")");
   }
   const int rank = plan.rank;
-  const index_t m = plan.a_sizes[std::size_t(rank)], n = plan.b_sizes[std::size_t(rank)];
-  const index_t bound = plan.output_bound();
-  index_t status = input_status(a, m, b, n);
+  // A plan whose splits plan() could not have made (edited, or of other partitions): every
+  // rank hears of it in the status exchange below and throws, before anything moves.
+  const bool plan_ok = plan_in_order(plan);
+  const index_t m = plan_ok ? plan.a_sizes[std::size_t(rank)] : 0, n = plan_ok ? plan.b_sizes[std::size_t(rank)] : 0;
+  const index_t bound = plan_ok ? plan.output_bound() : 0;
+  index_t status = plan_ok ? input_status(a, m, b, n) : index_t(status_bad_plan);
   if (status == status_ok && writes && bound > 0 && is_null(keys_out)) status = status_null_output;
   if constexpr (with_values) {
     if (status == status_ok && ((m > 0 && a_values == nullptr) || (n > 0 && b_values == nullptr)))
@@ -440,7 +466,11 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
     a_cuts.push_back(s.a);
     b_cuts.push_back(s.b);
   }
-  const side_moves moves[2] = {side_moves_of(plan.a_sizes, a_cuts, rank), side_moves_of(plan.b_sizes, b_cuts, rank)};
+  side_moves moves[2];
+  if (plan_ok) {
+    moves[0] = side_moves_of(plan.a_sizes, a_cuts, rank);
+    moves[1] = side_moves_of(plan.b_sizes, b_cuts, rank);
+  }
   // The assembled windows: A's keys, B's keys, A's values, B's values (those not in place).
   std::size_t offsets[2][2] = {}, bytes = 0;
   const std::size_t element[2] = {sizeof(Key), sizeof(Value)};

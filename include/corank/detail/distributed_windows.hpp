@@ -39,8 +39,11 @@ inline std::vector<index_t> starts_of(const std::vector<index_t>& sizes) {
   return starts;
 }
 
-// Rank `rank`'s moves of one input whose partitions have `sizes` (every rank's) and whose
-// windows start at `cuts` (ranks + 1 positions, from 0 to the input's size, not decreasing).
+// Rank `rank`'s moves of one input whose partitions have `sizes` (every rank's, none
+// negative) and whose windows start at `cuts` (ranks + 1 positions, from 0 to the input's
+// size, not decreasing: run_distributed checks a plan's so, plan_in_order, before it calls
+// this). Then every piece has a positive size and lies in both the sender's partition and the
+// receiver's window.
 inline side_moves side_moves_of(const std::vector<index_t>& sizes, const std::vector<index_t>& cuts, int rank) {
   const std::size_t ranks = sizes.size(), r = std::size_t(rank);
   const std::vector<index_t> starts = starts_of(sizes);

@@ -55,10 +55,20 @@ inline pass_plan plan_passes(index_t runs) {
 
 inline unsigned blocks_for(index_t items, int threads = 256) { return unsigned((items + threads) / threads); }
 
-// offsets[0, n] <- the exclusive sums of count(0 .. n - 1), and the total.
+// offsets[0, n] <- the exclusive sums of count(0 .. n - 1), and the total; counts outside
+// [0, bound] and sums past it are capped at it (block_bounded_sums, multiway_kernels.cuh).
 template <class Count>
-void launch_exclusive_sums(const Count& count, index_t n, index_t* offsets, cudaStream_t stream) {
-  exclusive_sums_kernel<1024><<<1, 1024, 0, stream>>>(count, n, offsets);
+void launch_exclusive_sums(const Count& count, index_t n, index_t* offsets, cudaStream_t stream,
+                           index_t bound = std::numeric_limits<index_t>::max()) {
+  exclusive_sums_kernel<1024><<<1, 1024, 0, stream>>>(count, n, bound, offsets);
+}
+
+// The first pass's runs from a caller's offsets (caller_offsets_kernel): where each is read
+// and where it goes, nondecreasing and within `size` whatever the offsets hold.
+template <class Offsets>
+void launch_caller_offsets(const Offsets& offsets, index_t runs, index_t size, index_t* absolute, index_t* relative,
+                           cudaStream_t stream) {
+  caller_offsets_kernel<1024><<<1, 1024, 0, stream>>>(offsets, runs, size, absolute, relative);
 }
 
 // The dispatcher's check that a kernel's tile fits the device, and its opt-in to the shared

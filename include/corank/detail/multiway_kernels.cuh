@@ -16,6 +16,17 @@
 // A block per tile then stages each run's window side by side in shared memory and merges
 // them (block_merge_runs.cuh); the block sort sorts each thread's items in registers and
 // merges the threads' runs the same way.
+//
+// Unsorted runs, or a comparator that is not a strict weak order (`<=`, NaN under `<`), give
+// splits that are not monotone and windows that can be negative or larger than the buffer:
+// a tile checks its windows (0 <= begin <= end <= the run's size, all of them within its
+// buffer) as it lays them out, for free, and a tile that fails writes nothing. Tiles that
+// pass share their split rows with their neighbours, so they write disjoint ranges inside
+// their group's, and nothing is read or written outside the inputs, outputs and buffers;
+// the output's contents are then unspecified (a merge cannot say so: nothing is read back).
+// The block sort and the pairwise rounds stay in bounds whatever the comparator answers
+// (block_merge_runs.cuh). The runs' offsets themselves are made nondecreasing and within the
+// size before any of this (caller_offsets_kernel).
 
 #include <corank/config.hpp>
 #include <corank/detail/block_merge_runs.cuh>
@@ -210,6 +221,7 @@ struct multiway_tile_storage {
   int starts[max_group + 1];  // lands at starts[j],
   int pieces[max_group + 1];  // and is staged as pieces pieces[j] and on
   index_t out_at;             // where the tile's output starts
+  bool in_order;              // the windows lie in their runs and fit the buffer (unsorted input: not always)
 };
 
 // The block sort's: the double buffer and where each thread's run starts.
@@ -244,12 +256,20 @@ __global__ void __launch_bounds__(Shape::threads)
   if (threadIdx.x < 32) {
     int landed = 0, pieced = 0;
     index_t skipped = 0;  // the group's elements before the tile
+    bool windows_in_order = true;  // every window inside its run, none of negative size
     for (int j0 = 0; j0 < in_group; j0 += 32) {
       const int j = j0 + lane;
       index_t begin = 0, end = 0;
       if (j < in_group) {
+        const index_t size = offsets[first + j + 1] - offsets[first + j];
         begin = splits == nullptr ? 0 : splits[index_t(blockIdx.x) * group + j];
-        end = b + 1 < tiles ? splits[(index_t(blockIdx.x) + 1) * group + j] : offsets[first + j + 1] - offsets[first + j];
+        end = b + 1 < tiles ? splits[(index_t(blockIdx.x) + 1) * group + j] : size;
+        // Always so for sorted runs; unsorted ones (or a comparator that is not a strict
+        // weak order) may give any split. Checked before `int` sizes are taken of it.
+        if (!(0 <= begin && begin <= end && end <= size && end - begin <= Shape::tile)) {
+          windows_in_order = false;
+          begin = end = 0;
+        }
         s.key_from[j] = keys.run(first + j) + begin;
         if constexpr (with_values) s.value_from[j] = values.run(first + j) + begin;
       }
@@ -273,13 +293,17 @@ __global__ void __launch_bounds__(Shape::threads)
       for (int d = 16; d > 0; d /= 2) begin += __shfl_xor_sync(all, begin, d);
       skipped += begin;
     }
+    // The windows fill at most the buffer (landed: at most 64 windows of at most a tile each).
+    windows_in_order = __all_sync(all, windows_in_order) && landed <= Shape::tile;
     if (lane == 0) {
       s.starts[in_group] = landed;
       s.pieces[in_group] = pieced;
       s.out_at = offsets[first] + skipped;
+      s.in_order = windows_in_order;
     }
   }
   __syncthreads();
+  if (!s.in_order) return;  // the whole block: unsorted input, and this tile writes nothing
 
   // A warp per piece of a window (coalesced), warp w taking pieces w, w + warps, ...: it
   // finds each piece's window by walking on from the last one's.
@@ -313,28 +337,53 @@ __global__ void __launch_bounds__(Shape::threads)
     store_tile<Shape::threads, Shape::items>(s.buffers.values[result].data(), values_out + out_at, total);
 }
 
-// offsets[0, n] <- the exclusive sums of count(0), ..., count(n - 1) (offsets[n]: the total),
-// by one block: counts of runs and groups, thousands to millions, a few microseconds each.
-template <int Threads, class Count>
-__global__ void __launch_bounds__(Threads) exclusive_sums_kernel(Count count, index_t n, index_t* offsets) {
+// x + y, or `bound` where that is more: for x and y in [0, bound], an associative sum that
+// cannot overflow (the unsigned sum of two values below 2^63 fits 64 bits).
+struct bounded_sum {
+  index_t bound;
+  __device__ __forceinline__ index_t operator()(index_t x, index_t y) const {
+    const unsigned long long sum = static_cast<unsigned long long>(x) + static_cast<unsigned long long>(y);
+    return sum < static_cast<unsigned long long>(bound) ? index_t(sum) : bound;
+  }
+};
+
+// By one block: write(i, s) for i in [0, n], s the exclusive sums of count(0), ..., count(n -
+// 1), each count taken within [0, bound] and the sums capped at `bound` (bounded_sum): for
+// counts that add up to at most `bound`, the plain sums; for any others (a caller's negative
+// or overrunning sizes), still nondecreasing and within [0, bound]. Counts of runs and
+// groups, thousands to millions, a few microseconds each.
+template <int Threads, class Count, class Write>
+__device__ void block_bounded_sums(const Count& count, index_t n, index_t bound, const Write& write) {
   constexpr int items = 8;
   using block_scan = cub::BlockScan<index_t, Threads>;
   __shared__ typename block_scan::TempStorage scan;
+  const bounded_sum add{bound};
   index_t carried = 0;
   for (index_t chunk = 0; chunk < n; chunk += index_t(Threads) * items) {
     index_t mine[items];
     const index_t at = chunk + index_t(threadIdx.x) * items;
     CORANK_PRAGMA_UNROLL
-    for (int i = 0; i < items; ++i) mine[i] = at + i < n ? count(at + i) : 0;
+    for (int i = 0; i < items; ++i) {
+      const index_t c = at + i < n ? count(at + i) : 0;
+      mine[i] = c < 0 ? 0 : (c < bound ? c : bound);
+    }
     index_t total = 0;
-    block_scan(scan).ExclusiveSum(mine, mine, total);
+    block_scan(scan).ExclusiveScan(mine, mine, index_t(0), add, total);
     CORANK_PRAGMA_UNROLL
     for (int i = 0; i < items; ++i)
-      if (at + i < n) offsets[at + i] = carried + mine[i];
-    carried += total;
+      if (at + i < n) write(at + i, add(carried, mine[i]));
+    carried = add(carried, total);
     __syncthreads();
   }
-  if (threadIdx.x == 0) offsets[n] = carried;
+  if (threadIdx.x == 0) write(n, carried);
+}
+
+// offsets[0, n] <- the exclusive sums of count(0), ..., count(n - 1) (offsets[n]: the total),
+// capped at `bound` as block_bounded_sums says.
+template <int Threads, class Count>
+__global__ void __launch_bounds__(Threads) exclusive_sums_kernel(Count count, index_t n, index_t bound,
+                                                                 index_t* offsets) {
+  block_bounded_sums<Threads>(count, n, bound, [&](index_t i, index_t sum) { offsets[i] = sum; });
 }
 
 // Each run's samples: its size / stride.
@@ -357,11 +406,25 @@ struct tile_count {
   }
 };
 
-// Runs given by their sizes.
+// Runs given by their sizes (negative ones count as empty: block_bounded_sums).
 template <class Sizes>
 struct listed_size {
   Sizes sizes;
   __device__ index_t operator()(index_t j) const { return index_t(sizes[j]); }
+};
+
+// Runs given by a caller's offsets: run j's size, offsets[j + 1] - offsets[j], or 0 where
+// they decrease (without overflow, whatever 64-bit values they hold).
+template <class Offsets>
+struct offsets_size {
+  Offsets offsets;
+  __device__ index_t operator()(index_t j) const {
+    const index_t from = index_t(offsets[j]), to = index_t(offsets[j + 1]);
+    if (to <= from) return 0;
+    constexpr unsigned long long most = ~0ull >> 1;  // the largest index_t
+    const unsigned long long size = static_cast<unsigned long long>(to) - static_cast<unsigned long long>(from);
+    return index_t(size < most ? size : most);
+  }
 };
 
 // Sample i of run j is the run's element (i + 1) * stride - 1; its tag is its position.
@@ -394,15 +457,20 @@ __global__ void every_nth_offset_kernel(Index* offsets, Index runs, const Index*
   if (j <= runs) offsets[j] = base[j * every < base_runs ? j * every : base_runs];
 }
 
-// A caller's offsets as they are (where runs start in its buffer) and from 0 (where they go
-// in the output).
-template <class Offsets>
-__global__ void caller_offsets_kernel(Offsets offsets, index_t runs, index_t* absolute, index_t* relative) {
-  const index_t j = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (j <= runs) {
-    absolute[j] = index_t(offsets[j]);
-    relative[j] = index_t(offsets[j]) - index_t(offsets[0]);
-  }
+// A caller's offsets, by one block: where run j goes in the output, relative[j], the sum of
+// the sizes of the runs before it (offsets_size), at most `size`, and where it is read,
+// absolute[j] = offsets[0] + relative[j]. For nondecreasing offsets with offsets[runs] -
+// offsets[0] == size (the precondition) these are the offsets as they are, and from 0;
+// offsets that decrease or overrun still give nondecreasing runs inside the `size` elements
+// from offsets[0], so no pass reads or writes outside the inputs and outputs.
+template <int Threads, class Offsets>
+__global__ void __launch_bounds__(Threads)
+    caller_offsets_kernel(Offsets offsets, index_t runs, index_t size, index_t* absolute, index_t* relative) {
+  const index_t base = index_t(offsets[0]);
+  block_bounded_sums<Threads>(offsets_size<Offsets>{offsets}, runs, size, [&](index_t j, index_t sum) {
+    relative[j] = sum;
+    absolute[j] = base + sum;
+  });
 }
 
 // The block sort: each block sorts `Shape::tile` elements (the last block the rest). Each

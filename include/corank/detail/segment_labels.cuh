@@ -21,7 +21,9 @@ struct segment_span {
 
 // Labels `count` elements of one input from global index `first` on: the last segment in
 // [low, high] that starts at or before each (low's does), minus low. A thread's elements are
-// consecutive: one binary search, then a step per segment start passed.
+// consecutive: one binary search, then a step per segment start passed. Offsets that
+// decrease give labels of unspecified order, but every label is in [0, high - low], every
+// read of `starts` in [low, high], and the steps end (s never passes high).
 template <class Offsets>
 __device__ __forceinline__ void label_run(segment_label* labels, const Offsets& starts, index_t first, int count,
                                           index_t low, index_t high) {
@@ -42,11 +44,17 @@ __device__ __forceinline__ void label_run(segment_label* labels, const Offsets& 
 }
 
 // Labels both windows, A's then B's, in `labels` (A's at [0, a_size), B's after them); the
-// tile's segments are [low, high]. Each thread takes an equal stretch of the two.
+// tile's segments are [low, high] (low < high <= S). Each thread takes an equal stretch of
+// the two. Whatever the offsets hold, it writes labels[0, a_size + b_size) only, reads
+// offsets [low, high] only, and every label is at most min(high, S - 1) - low: no element
+// lies past the last segment's end (a_offsets[S] == m) where the offsets are offsets, and
+// where they are not, the label still names a segment that has a count (add_segment_counts
+// writes counts[first + label], of S).
 template <int Threads, class OffsetsA, class OffsetsB>
 __device__ __forceinline__ void label_segments(segment_label* labels, const segment_offsets<OffsetsA, OffsetsB>& offsets,
                                                split<index_t> begin, int a_size, int b_size, index_t low,
                                                index_t high) {
+  if (high >= offsets.segments) high = offsets.segments - 1;
   const int window = a_size + b_size;
   const int per_thread = (window + Threads - 1) / Threads;
   const int from = int(threadIdx.x) * per_thread;

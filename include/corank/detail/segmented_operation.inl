@@ -19,6 +19,15 @@ auto make_segmented(const Base& base, OffsetsA a_offsets, OffsetsB b_offsets, in
   return make_segmented_args(base, unwrap_input(a_offsets), unwrap_input(b_offsets), segments, unwrap(segments_out));
 }
 
+// The two-phase forms: the segment count checked in the query as in the run (the dispatcher's
+// query looks at the two inputs' sizes only), then the dispatcher.
+template <class Op, class Args, class Compare>
+cudaError_t dispatch_segmented(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op, const Args& args,
+                               index_t* count_out, Compare comp, cudaStream_t stream) {
+  if (args.segment_count_error() != nullptr) return cudaErrorInvalidValue;
+  return dispatch(temp_storage, temp_storage_bytes, op, args, count_out, comp, stream, segmented_strategy);
+}
+
 }  // namespace detail
 
 namespace device {
@@ -32,9 +41,9 @@ cudaError_t segmented_keys_operation<Op>::operator()(void* temp_storage, std::si
                                                      Compare comp, cudaStream_t stream) const {
   using detail::unused;
   const auto base = detail::make_args(keys_a, size_a, keys_b, size_b, unused{}, unused{}, keys_out, unused{});
-  return detail::dispatch(temp_storage, temp_storage_bytes, op,
-                          detail::make_segmented(base, a_offsets, b_offsets, segments, offsets_out), count_out, comp,
-                          stream, detail::segmented_strategy);
+  return detail::dispatch_segmented(temp_storage, temp_storage_bytes, op,
+                                    detail::make_segmented(base, a_offsets, b_offsets, segments, offsets_out),
+                                    count_out, comp, stream);
 }
 
 template <class Op>
@@ -48,9 +57,9 @@ cudaError_t segmented_by_key_operation<Op>::operator()(void* temp_storage, std::
                                                        OffsetsOut offsets_out, index_t* count_out, Compare comp,
                                                        cudaStream_t stream) const {
   const auto base = detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out);
-  return detail::dispatch(temp_storage, temp_storage_bytes, op,
-                          detail::make_segmented(base, a_offsets, b_offsets, segments, offsets_out), count_out, comp,
-                          stream, detail::segmented_strategy);
+  return detail::dispatch_segmented(temp_storage, temp_storage_bytes, op,
+                                    detail::make_segmented(base, a_offsets, b_offsets, segments, offsets_out),
+                                    count_out, comp, stream);
 }
 
 template <class Op>
@@ -62,9 +71,9 @@ cudaError_t segmented_count_operation<Op>::operator()(void* temp_storage, std::s
                                                       cudaStream_t stream) const {
   using detail::unused;
   const auto base = detail::make_args(keys_a, size_a, keys_b, size_b, unused{}, unused{}, unused{}, unused{});
-  return detail::dispatch(temp_storage, temp_storage_bytes, op,
-                          detail::make_segmented(base, a_offsets, b_offsets, segments, counts_out), count_out, comp,
-                          stream, detail::segmented_strategy);
+  return detail::dispatch_segmented(temp_storage, temp_storage_bytes, op,
+                                    detail::make_segmented(base, a_offsets, b_offsets, segments, counts_out),
+                                    count_out, comp, stream);
 }
 
 template <class Op>
@@ -77,9 +86,9 @@ cudaError_t segmented_paired_by_key_operation<Op>::operator()(
     Compare comp, cudaStream_t stream) const {
   const auto base =
       detail::make_args(keys_a, size_a, keys_b, size_b, values_a, values_b, keys_out, values_out, b_values_out);
-  return detail::dispatch(temp_storage, temp_storage_bytes, op,
-                          detail::make_segmented(base, a_offsets, b_offsets, segments, offsets_out), count_out, comp,
-                          stream, detail::segmented_strategy);
+  return detail::dispatch_segmented(temp_storage, temp_storage_bytes, op,
+                                    detail::make_segmented(base, a_offsets, b_offsets, segments, offsets_out),
+                                    count_out, comp, stream);
 }
 
 }  // namespace device

@@ -96,9 +96,18 @@ struct streamed_layout {
   std::size_t device() const { return streamed_slots * (in + out) + align_up(temp) + 256; }
 };
 
+// Chunks longer than this are larger than any device's memory: refused as such, before their
+// byte counts could overflow.
+inline constexpr index_t max_streamed_chunk = index_t(1) << 40;
+
 template <class Op, class Key, class Value, class Compare>
 streamed_layout layout_for(index_t chunk, bool writes, const Op& op, Compare comp) {
   streamed_layout l{};
+  if (chunk > max_streamed_chunk) {  // a chunk this large cannot run
+    l.capacity = chunk;
+    l.temp = std::size_t(-1) / 4;
+    return l;
+  }
   l.capacity = chunk + 1;
   l.keys = align_up(std::size_t(l.capacity) * sizeof(Key));
   l.values = is_used_v<Value> ? align_up(std::size_t(l.capacity) * sizeof(Value)) : 0;
@@ -240,6 +249,9 @@ index_t run_streamed(const char* context, const Op& op, const Key* a_first, cons
   auto send_and_run = [&](index_t c) {
     streamed_slot& s = slots[c % streamed_slots];
     s.window = chunks.next();
+    // A window of negative size (splits out of order) comes only from unsorted inputs; the
+    // other window would then overrun the slot. Found for free, before anything is copied.
+    if (!s.window.ordered()) throw unsorted_input(context);
     const index_t wa = s.window.size_a(), wb = s.window.size_b();
     std::vector<copy_job> jobs;  // to the device, from host memory
     jobs.push_back({keys_in(s.device_in), a_first + s.window.a_begin, std::size_t(wa) * sizeof(Key)});
@@ -310,6 +322,9 @@ index_t run_streamed(const char* context, const Op& op, const Key* a_first, cons
     } else {
       CORANK_TRY(cudaEventSynchronize(s.computed), context);
       s.count = *s.host_count;
+      // Negative: the kernels found the chunk's inputs unsorted (operation.cuh). Never more
+      // than the windows hold; checked all the same, as the count sizes the copies below.
+      if (s.count < 0 || s.count > s.window.size_a() + s.window.size_b()) throw unsorted_input(context);
     }
     s.offset = written;
     written += s.count;

@@ -67,7 +67,7 @@ cudaError_t merge_runs_two_phase(void* temp_storage, std::size_t& temp_storage_b
     if (size == 0 || runs == 0) return cudaSuccess;
     index_t* absolute = temp.take<index_t>(runs + 1);
     index_t* relative = temp.take<index_t>(runs + 1);
-    if (temp.runs()) caller_offsets_kernel<<<blocks_for(runs + 1), 256, 0, stream>>>(offsets_in, runs, absolute, relative);
+    if (temp.runs()) launch_caller_offsets(offsets_in, runs, size, absolute, relative, stream);
     const contiguous_runs<std::remove_const_t<decltype(in)>> key_runs{in, absolute};
     if constexpr (is_used_v<decltype(values)>) {
       return merge_run_passes(temp, key_runs, contiguous_runs<decltype(values)>{values, absolute}, relative, runs,
@@ -115,7 +115,10 @@ cudaError_t merge_run_list_two_phase(void* temp_storage, std::size_t& temp_stora
   return run_in_arena(temp_storage, temp_storage_bytes, [&](temporary_arena& temp) -> cudaError_t {
     if (size == 0 || runs == 0) return cudaSuccess;
     index_t* relative = temp.take<index_t>(runs + 1);
-    if (temp.runs()) launch_exclusive_sums(listed_size<std::remove_const_t<decltype(sizes)>>{sizes}, runs, relative, stream);
+    // Negative sizes count as empty runs and the sums stop at `size`: runs within the output
+    // whatever the device's sizes hold.
+    if (temp.runs())
+      launch_exclusive_sums(listed_size<std::remove_const_t<decltype(sizes)>>{sizes}, runs, relative, stream, size);
     if constexpr (with_values) {
       return merge_run_passes(temp, listed_runs<Key>{run_keys}, listed_runs<Value>{run_values}, relative, runs, size,
                               out, values_to, comp, stream);
