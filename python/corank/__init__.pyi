@@ -26,6 +26,11 @@ _Array = Any
 # stream=: an int (a cudaStream_t), a CuPy or PyTorch stream, or an object with __cuda_stream__.
 _Stream = Any
 _Strategy = Literal["automatic", "naive", "tiled", "circular", "partitioned"]
+# Inputs must be sorted. check_sorted=True raises ValueError naming an unsorted one. Unchecked,
+# an unsorted input is never a crash: a result of unspecified content within the outputs'
+# bound (len(a) + len(b), min(len(a), len(b)) for an intersection, len(a) for a difference),
+# or ValueError where the operation finds the inputs unsorted (with count_on_device=True, a
+# negative size on the device instead).
 
 class DeviceArray:
     """A 1-D array in GPU memory: corank's output for GPU inputs that are neither CuPy arrays

@@ -20,7 +20,10 @@ _COMMON = """
         allowed. False: each is sorted first, with its own library (numpy.sort, cupy.sort,
         torch.sort).
     check_sorted : with assume_sorted, check that they are (one extra read); an unsorted
-        input raises ValueError. Default True.
+        input raises ValueError. Default True. Unchecked, an unsorted input is never a crash:
+        the result has unspecified content, at most the bound of the operation
+        (len(ar1) + len(ar2); min(len(ar1), len(ar2)) for intersect1d, len(ar1) for
+        setdiff1d), or ValueError is raised where the operation finds the input unsorted.
     stream, threads : as in corank.merge.
 
     Differences from NumPy: ar1 and ar2 must have one dtype (NumPy promotes), and NaNs are

@@ -120,6 +120,9 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
         count_only, pointer(count) if count is not None else 0,
         kind, check_sorted, device if on_gpu else HOST, handle, threads)
 
+    # `size` is 0 to _bound(op, m, n), or -1 where count_on_device left it on the GPU: the
+    # extension raises ValueError for any other (only unsorted inputs give one), so no view
+    # below is ever sized by it.
     if on_gpu and framework_stream != handle:
         _corank.stream_wait(framework_stream, handle, device)
     if count_on_device and not on_gpu:  # the same shape of result as on the GPU

@@ -12,8 +12,11 @@ _COMMON = """
     strategy : "automatic" (default), "naive", "tiled", "circular" or "partitioned": which
         GPU kernels run; every strategy gives the same result.
     check_sorted : check that a and b are sorted first (one extra read of each); an unsorted
-        input raises ValueError naming it and the position. Unchecked, unsorted input gives
-        an unspecified (but memory-safe) result.
+        input raises ValueError naming it and the position. Unchecked, an unsorted input is
+        never a crash and never written past: the call returns a result of unspecified
+        content and size within the outputs' bound (len(a) + len(b); min(len(a), len(b)) for
+        an intersection, len(a) for a difference), or raises ValueError where the operation
+        finds the inputs unsorted (a merge on the GPU returns before it could know).
     stream : GPU only: where the work is ordered. An int (a cudaStream_t), a CuPy or PyTorch
         stream or an object with __cuda_stream__. Default: the current stream of the input's
         framework (CuPy's, PyTorch's), else the legacy default stream.
@@ -34,8 +37,10 @@ _VALUES = """
 _SET_RESULT = """
     count_on_device : GPU only: do not wait for the result's size. Returns the outputs at their
         largest size, followed by the size as a 1-element int64 array on the device; the first
-        `size` elements are the result. Without it the call waits for the stream to read the
-        size, and the outputs are views of that many elements."""
+        `size` elements are the result. A negative size there is the ValueError of unsorted
+        input that nothing waited for (the outputs' contents are then unspecified). Without
+        it the call waits for the stream to read the size, and the outputs are views of that
+        many elements."""
 
 
 def merge(a, b, *, values_a=None, values_b=None, strategy="automatic", check_sorted=False, stream=None,
@@ -78,7 +83,8 @@ def _count(op, name, rule):
 
     count.__name__ = count.__qualname__ = name.split(".")[1]
     count.__doc__ = (f"""The size of the multiset {rule} without writing it: an int (waits for
-    the GPU), or with count_on_device=True a 1-element int64 array on the device.
+    the GPU), or with count_on_device=True a 1-element int64 array on the device (negative
+    where the operation found the inputs unsorted: the ValueError that nothing waited for).
 """ + _COMMON)
     return count
 

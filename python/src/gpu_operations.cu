@@ -19,11 +19,12 @@
 namespace corank::python {
 namespace {
 
-// to[i] = To(from[i]) for i < n, or i < *count where count is given (an output size left on
-// the device): widening sign- or zero-extends, narrowing keeps the low bytes.
+// to[i] = To(from[i]) for i < n, or i < min(*count, n) where count is given (an output size
+// left on the device; negative for unsorted inputs): widening sign- or zero-extends,
+// narrowing keeps the low bytes.
 template <class From, class To>
 __global__ void convert_elements(const From* from, To* to, index_t n, const index_t* count) {
-  if (count != nullptr) n = *count;
+  if (count != nullptr && *count < n) n = *count;
   for (index_t i = index_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += index_t(gridDim.x) * blockDim.x) {
     to[i] = To(from[i]);
   }
@@ -74,7 +75,7 @@ const void* widen(temporaries& temp, const void* from, index_t n, std::size_t by
 }
 
 // The reverse of widen, from the 4-byte temporary into the caller's output: n elements, or
-// *count where the output size stays on the device.
+// at most *count where the output size stays on the device.
 void narrow(const void* from, void* to, index_t n, const index_t* count, std::size_t bytes, cudaStream_t stream) {
   if (bytes == 1) convert<std::uint32_t, std::uint8_t>(from, to, n, stream, count);
   else convert<std::uint32_t, std::uint16_t>(from, to, n, stream, count);
@@ -159,9 +160,12 @@ index_t run_on_gpu(const operands& given, cudaStream_t stream) {
   if (o.check_sorted) check_sorted_on_gpu(o, stream);
   const index_t count = run_kernels(o, stream);
 
-  // Narrow back what was written: count elements, or as many as the device word says.
-  const index_t n = count >= 0 ? count : bound;
-  const index_t* on_device = count >= 0 ? nullptr : o.count_out;
+  // Narrow back what was written: count elements, or as many as the device word says (at
+  // most bound). A size read back that the operation cannot have means unsorted inputs.
+  const bool size_on_device = o.count_out != nullptr && count < 0;
+  if (!size_on_device && !possible_size(o, count)) throw corank::unsorted_input("corank");
+  const index_t n = size_on_device ? bound : count;
+  const index_t* on_device = size_on_device ? o.count_out : nullptr;
   if (narrow_keys && writes) narrow(o.keys_out, given.keys_out, n, on_device, key_bytes, stream);
   if (narrow_a_values) narrow(o.values_out, given.values_out, n, on_device, a_value_bytes, stream);
   if (o.paired() && narrow_b_values) narrow(o.b_values_out, given.b_values_out, n, on_device, b_value_bytes, stream);

@@ -4,6 +4,7 @@
 #include "distinct_ops.hpp"
 #include "operands.hpp"
 
+#include <corank/error.hpp>
 #include <corank/host/check_sorted.hpp>
 #include <corank/host/merge.hpp>
 #include <corank/host/set_operations.hpp>
@@ -148,7 +149,11 @@ index_t run_on_host(const operands& given, unsigned threads) {
   const std::size_t a_bytes = given.a_value_bytes, b_bytes = given.b_value_bytes;
   const bool widen_a = !given.count_only && a_bytes > 0 && a_bytes < 4;
   const bool widen_b = !given.count_only && b_bytes > 0 && b_bytes < 4;
-  if (!widen_a && !widen_b) return run_native(given, threads);
+  const auto checked = [&](index_t count) {
+    if (!possible_size(given, count)) throw corank::unsorted_input("corank");
+    return count;
+  };
+  if (!widen_a && !widen_b) return checked(run_native(given, threads));
   operands o = given;
   const index_t bound = output_bound(o.op, o.size_a, o.size_b);
   const std::size_t room = std::size_t(std::max<index_t>(bound, 1));
@@ -169,7 +174,7 @@ index_t run_on_host(const operands& given, unsigned threads) {
       o.b_values_out = b_values_out.data();
     }
   }
-  const index_t count = run_native(o, threads);
+  const index_t count = checked(run_native(o, threads));  // before it sizes the copies back
   if (widen_a) narrow(values_out, given.values_out, count, a_bytes);
   if (widen_b && given.paired()) narrow(b_values_out, given.b_values_out, count, b_bytes);
   return count;

@@ -43,9 +43,17 @@ class device_scope {
   int previous_ = 0;
 };
 
-// An unsorted input as Python says it: which argument (by its Python name), and where.
+// An unsorted input as Python says it: which argument (by its Python name) and where, or,
+// where an operation found its partition of unchecked inputs inconsistent (input() 0: which
+// input and where are not known), that one of them is not sorted.
 [[noreturn]] void raise_unsorted(const std::string& name, const std::string& a_name, const std::string& b_name,
                                  const corank::unsorted_input& e) {
+  if ((e.input() != 'A' && e.input() != 'B') || e.index() < 1) {
+    const std::string inputs = a_name == b_name ? "`" + a_name + "`" : "`" + a_name + "` or `" + b_name + "`";
+    throw nb::value_error((name + ": " + inputs +
+                           " is not sorted (found while partitioning the inputs); pass check_sorted=True to find where")
+                              .c_str());
+  }
   const std::string& input = e.input() == 'A' ? a_name : b_name;
   const long long i = e.index();
   throw nb::value_error((name + ": `" + input + "` is not sorted: " + input + "[" + std::to_string(i) +
@@ -54,7 +62,8 @@ class device_scope {
 }
 
 // Runs an operation; device < 0 runs it on CPU threads. Returns the output size, or -1 where
-// it was left in count_out on the device.
+// it was left in count_out on the device. A size outside [0, bound] (unsorted inputs) never
+// comes back: the backends throw corank::unsorted_input for it, raised here as ValueError.
 std::int64_t run(const std::string& name, const std::string& a_name, const std::string& b_name, int op, int key_type, std::uintptr_t a, std::int64_t size_a, std::uintptr_t b,
                  std::int64_t size_b, std::uintptr_t a_values, std::uintptr_t b_values, int a_value_bytes,
                  int b_value_bytes, std::uintptr_t keys_out, std::uintptr_t values_out, std::uintptr_t b_values_out,

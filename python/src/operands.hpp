@@ -107,6 +107,13 @@ struct operands {
   bool paired() const { return b_values_out != nullptr; }
 };
 
+// Whether `size` is one o's operation can have, 0 to output_bound. Only unsorted inputs (or
+// a comparator that is not a strict weak order) give another, and it must never size a copy:
+// the backends throw corank::unsorted_input instead.
+inline bool possible_size(const operands& o, index_t size) {
+  return size >= 0 && size <= output_bound(o.op, o.size_a, o.size_b);
+}
+
 // The order of keys: floats NaN last, as NumPy sorts them (corank::nan_last_less).
 template <class Key>
 using key_order = std::conditional_t<std::is_floating_point_v<Key>, corank::nan_last_less, corank::less>;

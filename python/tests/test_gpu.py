@@ -1,8 +1,8 @@
 """The GPU path: CuPy arrays and PyTorch tensors against the CPU backend (itself checked against
 the reference in test_host.py) on every operation, dtype and shape; results of the input's
 kind on its device; streams; sizes left on the device; DLPack and __cuda_array_interface__
-producers (JAX included) and zero-copy outputs; errors. Skipped, with the reason, where there
-is no usable GPU or no CuPy."""
+producers (JAX included) and zero-copy outputs; errors; unsorted input passed unchecked
+(unsorted.py). Skipped, with the reason, where there is no usable GPU or no CuPy."""
 
 import os
 
@@ -11,6 +11,7 @@ import pytest
 
 import corank
 import reference as ref
+import unsorted
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX must leave memory to the others
 
@@ -142,6 +143,16 @@ def test_unsorted_input_and_a_host_device_mix_are_refused():
         corank.merge(cupy.arange(10)[::2], cupy.arange(3))
     with pytest.raises(TypeError, match="`a` is int32 and `b` int64"):
         corank.merge(da, cupy.arange(3))
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("shape,dtype", unsorted.CASES)
+def test_unchecked_unsorted_input_gives_a_bounded_result_or_value_error(rng, shape, dtype, strategy):
+    a, b = unsorted.SHAPES[shape](rng, dtype)
+    value_dtype = unsorted.VALUE_DTYPES[dtype]
+    va, vb = ref.values_for(rng, value_dtype, len(a)), ref.values_for(rng, value_dtype, len(b))
+    unsorted.check_every_operation(*(cupy.asarray(x) for x in (a, b, va, vb)), host, strategy=strategy)
+    cupy.cuda.Device().synchronize()  # a faulting kernel fails here, not in a later test
 
 
 def test_out_of_memory_is_a_memory_error():

@@ -1,12 +1,13 @@
 """The NumPy path (corank's CPU backend) against the pure-Python reference: every operation,
-key dtype and input shape, with and without values; the result's kind and shape; and every
-bad argument's error."""
+key dtype and input shape, with and without values; the result's kind and shape; every bad
+argument's error; and unsorted input passed unchecked, on several threads (unsorted.py)."""
 
 import numpy as np
 import pytest
 
 import corank
 import reference as ref
+import unsorted
 
 SIZES = (1, 2, 127, 1000, 4097)
 FUNCTIONS = {
@@ -196,3 +197,12 @@ def test_many_threads_give_what_one_thread_gives(rng):
 def test_a_bad_thread_count_is_refused(threads):
     with pytest.raises(ValueError, match="threads="):
         corank.merge(np.array([1]), np.array([2]), threads=threads)
+
+
+@pytest.mark.parametrize("threads", [4, 0])
+@pytest.mark.parametrize("shape,dtype", unsorted.CASES)
+def test_unchecked_unsorted_input_gives_a_bounded_result_or_value_error(rng, shape, dtype, threads):
+    a, b = unsorted.SHAPES[shape](rng, dtype)
+    value_dtype = unsorted.VALUE_DTYPES[dtype]
+    va, vb = ref.values_for(rng, value_dtype, len(a)), ref.values_for(rng, value_dtype, len(b))
+    unsorted.check_every_operation(a, b, va, vb, np.asarray, threads=threads)

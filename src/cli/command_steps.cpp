@@ -128,6 +128,13 @@ std::string unsorted_message(const std::string& path, dtype type, const void* ke
                      floats ? " in the order with NaNs last" : "", advice);
 }
 
+std::string unchecked_unsorted_message(const std::vector<std::string>& paths, bool segmented) {
+  const std::string which = paths.size() == 2 ? paths[0] + " or " + paths[1] : "one of " + join_names(paths);
+  return fmt::format("{} is not sorted{} (found while partitioning the unchecked inputs); run without --no-check to "
+                     "find where",
+                     which, segmented ? " in its segments" : "");
+}
+
 void write_outputs(const std::vector<std::pair<output_file*, const column*>>& writes) {
   std::vector<std::pair<output_file*, const column*>> ordered;
   std::vector<output_file*> outputs;

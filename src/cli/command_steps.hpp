@@ -80,6 +80,11 @@ std::string unsorted_message(const std::string& path, const column& keys, index_
 std::string unsorted_message(const std::string& path, dtype type, const void* keys, index_t index,
                              index_t segment = -1);
 
+// An unsorted input that an operation on unchecked inputs (--no-check) found without knowing
+// which or where (corank::unsorted_input with input() 0): "A or B is not sorted (found ...);
+// run without --no-check to find where"; three inputs or more: "one of A, B and C ...".
+std::string unchecked_unsorted_message(const std::vector<std::string>& paths, bool segmented = false);
+
 // Writes each column to its output (null outputs skipped): files first (the likeliest to
 // fail: a full disk), then streams, then the files are published together, so an error
 // anywhere leaves every output file as it was.

@@ -111,8 +111,10 @@ options:
                         memory (on the CPU backend: chunk buffers of this size), and write
                         the output as it comes (e.g. 4G, 2^30); see Streaming below
   --no-check            do not check that {checked} sorted (the check reads them once;
-                        on unsorted input the result is then undefined); with
-                        --segments, each segment is checked, not the whole column
+                        with --segments, each segment is checked, not the whole column).
+                        Unsorted input then gives an output of unspecified content within
+                        the operation's bound, or status 2 where the operation finds it
+                        unsorted: never a crash or a partial output file
   --force               replace output files that exist, inputs included
   --                    the end of the options: what follows are file names
   -h, --help            this text
@@ -174,9 +176,9 @@ matrices, whose indptr arrays are their offsets. It runs {segmented}
   print_output_guarantees(stream);
   fmt::print(stream, "\n");
   print_exit_statuses(stream, fmt::format("{}, unsorted input (the message names the file, the index and the two "
-                                          "values), segment offsets that are not int32 or int64, empty, of "
-                                          "different segment counts, not starting at 0, decreasing, or not ending "
-                                          "at their keys' length, ",
+                                          "values; found with --no-check, the files), segment offsets that are not "
+                                          "int32 or int64, empty, of different segment counts, not starting at 0, "
+                                          "decreasing, or not ending at their keys' length, ",
                                           k ? "inputs of different dtypes" : "A and B of different dtypes"));
   fmt::print(stream, R"(
 examples:
@@ -447,6 +449,10 @@ int run_set_command(const set_command_info& info, int argc, char** argv) {
       outcome = on_gpu ? run_merge_runs_on_gpu(job) : run_merge_runs_on_cpu(job);
     }
   } catch (const corank::unsorted_input& e) {
+    // The operation found unchecked inputs unsorted: it knows neither which input nor where.
+    if ((e.input() != 'A' && e.input() != 'B') || e.index() < 1) {
+      throw input_error(unchecked_unsorted_message(paths, segmented));
+    }
     const std::size_t i = e.input() == 'A' ? 0 : 1;
     const index_t segment = segmented ? segment_of(i == 0 ? a_offsets : b_offsets, e.index()) : -1;
     throw input_error(unsorted_message(paths[i], keys[i], e.index(), segment));

@@ -134,6 +134,7 @@ set_outcome run_set_job_on_cpu(const set_job& job) {
   outcome.count = job.segmented() ? run_segmented_on_host(job.operation, o, threads)
                                   : run_on_host(job.operation, o, threads);
   outcome.compute_ms = ms_since(start);
+  check_output_size(job, outcome.count);
   outcome.keys.shrink(outcome.count);
   outcome.values.shrink(outcome.count);
   return outcome;

@@ -135,6 +135,7 @@ set_outcome run_set_job_on_gpu(const set_job& job) {
     outcome.count = run_on_gpu(job.operation, o, nullptr);
     CORANK_TRY(cudaStreamSynchronize(nullptr), "running the operation");  // merge returns before it ends
     outcome.compute_ms = ms_since(start);
+    check_output_size(job, outcome.count);  // before it sizes the download
 
     if (!job.count_only || job.segmented()) {
       start = std::chrono::steady_clock::now();

@@ -11,6 +11,7 @@
 #include "job_outcome.hpp"
 
 #include <corank/config.hpp>
+#include <corank/error.hpp>
 
 namespace corank::cli {
 
@@ -46,6 +47,15 @@ inline index_t output_bound(set_operation op, index_t m, index_t n) {
     case set_operation::set_intersection: return m < n ? m : n;
     case set_operation::set_difference: return m;
     default: return m + n;
+  }
+}
+
+// A size the operation cannot have (negative, or past its bound) comes only from unsorted
+// inputs: throws corank::unsorted_input (which input and where unknown) before it sizes
+// anything.
+inline void check_output_size(const set_job& job, index_t count) {
+  if (count < 0 || count > output_bound(job.operation, job.a->size(), job.b->size())) {
+    throw corank::unsorted_input("the operation's output size");
   }
 }
 

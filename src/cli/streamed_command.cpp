@@ -97,11 +97,22 @@ int run_streamed_command(const streamed_command& command) {
   job.b_values = b_values.get();
   job.memory = options.gpu_memory;
   job.threads = options.threads;
-  const auto run = [&](const streamed_job& j) { return gpu ? run_streamed_job_on_gpu(j) : run_streamed_job_on_cpu(j); };
+  const index_t bound = output_bound(command.operation, a.size(), b.size());
+  // Unchecked inputs found unsorted (an exception, or a size the operation cannot have):
+  // refused, the outputs unpublished.
+  const auto run = [&](const streamed_job& j) {
+    index_t count = -1;  // stays so where the operation throws corank::unsorted_input
+    try {
+      count = gpu ? run_streamed_job_on_gpu(j) : run_streamed_job_on_cpu(j);
+    } catch (const corank::unsorted_input&) {
+    }
+    if (count < 0 || count > bound) throw input_error(unchecked_unsorted_message({a.path(), b.path()}));
+    return count;
+  };
 
   // A stream's header is written first, with the output's size: the merge knows it, a set
   // operation counts first.
-  index_t most = output_bound(command.operation, a.size(), b.size());
+  index_t most = bound;
   const bool to_stream = command.keys_out != nullptr &&
                          (command.keys_out->is_stream() || (with_values && command.values_out->is_stream()));
   if ((command.keys_out == nullptr || to_stream) && command.operation != set_operation::merge) most = run(job);
@@ -125,6 +136,8 @@ int run_streamed_command(const streamed_command& command) {
 
   start = std::chrono::steady_clock::now();
   const index_t count = run(job);
+  // A stream's header announced `most`; a write that differs (unsorted inputs) would break it.
+  if (to_stream && count != most) throw input_error(unchecked_unsorted_message({a.path(), b.path()}));
   keys_writer.finish(!command.keys_out->is_stream());
   if (values_writer) values_writer->finish(!command.values_out->is_stream());
   command.keys_out->finish_writing();

@@ -6,7 +6,9 @@
 //
 // The data-loss tests also run as the unprivileged user 65534 when the tests run as root
 // (root may replace what a user may not). They run on the CPU backend: the file handling
-// is the same for both devices.
+// is the same for both devices. Unsorted input with --no-check runs on both backends (the
+// kernels differ): an output within the operation's bound, or a refusal in one sentence
+// that leaves the outputs as they were; never a crash.
 
 #include "cli/cli_support.hpp"
 
@@ -437,6 +439,185 @@ TEST_P(CliSafety, KeysAreNotPublishedWhenTheirValuesCannotBe) {
       fs::remove(path("vout.npy"));
       EXPECT_EQ(files(), before) << "a temporary or backup file was left behind";
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 9. Unsorted input with --no-check: within bounds or refused, never a crash
+
+// Columns of m + n = 270,000 keys (4 threads on the CPU backend, many tiles on the GPU),
+// unsorted in the ways a column goes wrong. The command may exit 0 with an output within the
+// operation's bound (a merge: exactly m + n), or exit 2 with one sentence naming both files
+// and every output as it was; a crash, another status or a partial file fails.
+class CliUncheckedUnsorted : public CliTest {
+ protected:
+  static constexpr std::size_t m = 150000, n = 120000;
+
+  static std::size_t bound_of(const std::string& op, std::size_t size_a, std::size_t size_b) {
+    if (op == "intersect") return std::min(size_a, size_b);
+    if (op == "diff") return size_a;
+    return size_a + size_b;
+  }
+
+  std::string refusal(const std::string& op, const std::string& which = "") const {
+    const std::string files = which.empty() ? p("a.npy") + " or " + p("b.npy") : which;
+    return "corank " + op + ": " + files + " is not sorted (found while partitioning the unchecked inputs); run " +
+           "without --no-check to find where\n";
+  }
+
+  // Runs `args` (outputs: keys `out`, optionally values `values_out`, whatever they held before)
+  // and checks the outcome as above; returns the keys written, or none.
+  template <class K>
+  std::vector<K> expect_bounded_or_refused(const std::vector<std::string>& args, const std::string& op,
+                                           std::size_t bound, const std::string& out,
+                                           const std::string& values_out = "", const std::string& message = "") {
+    const std::vector<std::string> before = files();
+    const bool existed = fs::exists(path(out));
+    const std::string old = existed ? read_file(path(out)) : "";
+    const result r = run(args);
+    EXPECT_TRUE(r.status == 0 || r.status == 2) << "status " << r.status << ", stderr: " << r.err;
+    if (r.status != 0) {
+      EXPECT_EQ(r.err, message.empty() ? refusal(op) : message);
+      EXPECT_EQ(files(), before) << "a refusal left a file behind or removed one";
+      if (existed) EXPECT_EQ(read_file(path(out)), old) << "a refusal changed the existing output";
+      return {};
+    }
+    const std::vector<K> keys = read_npy<K>(path(out));
+    if (op == "merge") EXPECT_EQ(keys.size(), bound) << "a merge writes every key";
+    EXPECT_LE(keys.size(), bound);
+    if (!values_out.empty()) EXPECT_EQ(read_npy<int32_t>(path(values_out)).size(), keys.size());
+    return keys;
+  }
+
+  template <class K>
+  void check_every_operation(const std::vector<K>& a, const std::vector<K>& b, const std::string& what) {
+    std::vector<int32_t> va(a.size()), vb(b.size());
+    for (std::size_t i = 0; i < va.size(); ++i) va[i] = int32_t(i);
+    for (std::size_t j = 0; j < vb.size(); ++j) vb[j] = -int32_t(j);
+    write_npy(path("a.npy"), a);
+    write_npy(path("b.npy"), b);
+    write_npy(path("va.npy"), va);
+    write_npy(path("vb.npy"), vb);
+    for (const std::string op : operations) {
+      SCOPED_TRACE(op + ", " + what);
+      const std::size_t bound = bound_of(op, a.size(), b.size());
+      // Keys over an existing file, on 4 threads: a refusal keeps its contents.
+      write_file(path("out.npy"), "old contents");
+      expect_bounded_or_refused<K>({op, p("a.npy"), p("b.npy"), "-o", p("out.npy"), "--no-check", "--force",
+                                    "--threads", "4"},
+                                   op, bound, "out.npy");
+      // Keys and values to new files, on every hardware thread: a refusal creates neither.
+      fs::remove(path("out.npy"));
+      fs::remove(path("vout.npy"));
+      expect_bounded_or_refused<K>({op, p("a.npy"), p("b.npy"), "--values", p("va.npy"), p("vb.npy"), "-o",
+                                    p("out.npy"), "--values-out", p("vout.npy"), "--no-check"},
+                                   op, bound, "out.npy", "vout.npy");
+      // Streamed in chunks of a 256 KiB budget, to a new file.
+      fs::remove(path("s.npy"));
+      expect_bounded_or_refused<K>({op, p("a.npy"), p("b.npy"), "-o", p("s.npy"), "--gpu-memory", "256k",
+                                    "--no-check", "--threads", "4"},
+                                   op, bound, "s.npy");
+      // Streamed to standard output, whose header goes first with the size counted first:
+      // the data that follows must match it.
+      const result piped = run({op, p("a.npy"), p("b.npy"), "-o", "-", "--gpu-memory", "256k", "--no-check"});
+      EXPECT_TRUE(piped.status == 0 || piped.status == 2) << "status " << piped.status << ": " << piped.err;
+      if (piped.status == 0) {
+        EXPECT_LE(parse_npy<K>(piped.out, "standard output").size(), bound);
+      } else {
+        EXPECT_EQ(piped.err, refusal(op));
+      }
+      // Only the size.
+      const result count = run({op, p("a.npy"), p("b.npy"), "--count", "--no-check", "--threads", "4"});
+      EXPECT_TRUE(count.status == 0 || count.status == 2) << "status " << count.status << ": " << count.err;
+      if (count.status == 0) {
+        EXPECT_LE(std::stoull(count.out), bound) << count.out;
+      } else {
+        EXPECT_EQ(count.err, refusal(op));
+      }
+    }
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Device, CliUncheckedUnsorted, ::testing::Values("cpu", "gpu"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+std::vector<int64_t> random_keys(std::mt19937_64& rng, std::size_t size, int64_t distinct) {
+  std::uniform_int_distribution<int64_t> pick(0, distinct - 1);
+  std::vector<int64_t> v(size);
+  for (int64_t& x : v) x = pick(rng);
+  return v;
+}
+
+TEST_P(CliUncheckedUnsorted, RandomKeys) {
+  std::mt19937_64 rng = make_rng();
+  check_every_operation(random_keys(rng, m, 1 << 20), random_keys(rng, n, 1 << 20), "random");
+}
+
+TEST_P(CliUncheckedUnsorted, DescendingKeys) {
+  std::mt19937_64 rng = make_rng();
+  std::vector<int64_t> a = sorted_column<int64_t>(rng, m, 1 << 20), b = sorted_column<int64_t>(rng, n, 1 << 20);
+  std::reverse(a.begin(), a.end());
+  std::reverse(b.begin(), b.end());
+  check_every_operation(a, b, "descending");
+}
+
+TEST_P(CliUncheckedUnsorted, OneKeyMisplaced) {
+  std::mt19937_64 rng = make_rng();
+  std::vector<int64_t> a = sorted_column<int64_t>(rng, m, 1 << 20);
+  a[m / 2] = a.back() + 1;  // larger than every key after it
+  check_every_operation(a, sorted_column<int64_t>(rng, n, 1 << 20), "one key of A misplaced");
+}
+
+TEST_P(CliUncheckedUnsorted, HeavyDuplicates) {
+  std::mt19937_64 rng = make_rng();
+  check_every_operation(random_keys(rng, m, 3), random_keys(rng, n, 3), "three keys in random order");
+}
+
+TEST_P(CliUncheckedUnsorted, NaNsInTheMiddle) {
+  std::mt19937_64 rng = make_rng();
+  std::vector<double> a = sorted_column<double>(rng, m, 5000), b = sorted_column<double>(rng, n, 5000);
+  // NaNs sort last: one every 1000 keys breaks the order at each.
+  for (std::size_t i = 0; i < m; i += 1000) a[i] = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t i = 500; i < n; i += 1000) b[i] = std::numeric_limits<double>::quiet_NaN();
+  check_every_operation(a, b, "NaNs in the middle");
+}
+
+TEST_P(CliUncheckedUnsorted, AMergeOfThreeInputs) {
+  std::mt19937_64 rng = make_rng();
+  write_npy(path("a.npy"), random_keys(rng, m, 1 << 20));
+  write_npy(path("b.npy"), random_keys(rng, n, 1 << 20));
+  write_npy(path("c.npy"), random_keys(rng, n, 1 << 20));
+  expect_bounded_or_refused<int64_t>({"merge", p("a.npy"), p("b.npy"), p("c.npy"), "-o", p("out.npy"), "--no-check",
+                                      "--threads", "4"},
+                                     "merge", m + 2 * n, "out.npy", "",
+                                     refusal("merge", "one of " + p("a.npy") + ", " + p("b.npy") + " and " +
+                                                          p("c.npy")));
+}
+
+TEST_P(CliUncheckedUnsorted, SegmentedOperations) {
+  std::mt19937_64 rng = make_rng();
+  write_npy(path("a.npy"), random_keys(rng, m, 1 << 20));
+  write_npy(path("b.npy"), random_keys(rng, n, 1 << 20));
+  write_npy(path("ao.npy"), std::vector<int64_t>{0, int64_t(m / 3), int64_t(m)});
+  write_npy(path("bo.npy"), std::vector<int64_t>{0, int64_t(n / 2), int64_t(n)});
+  for (const std::string op : operations) {
+    SCOPED_TRACE(op);
+    fs::remove(path("out.npy"));
+    fs::remove(path("oo.npy"));
+    const std::string message = "corank " + op + ": " + p("a.npy") + " or " + p("b.npy") + " is not sorted in its " +
+                                "segments (found while partitioning the unchecked inputs); run without --no-check " +
+                                "to find where\n";
+    const std::vector<int64_t> keys = expect_bounded_or_refused<int64_t>(
+        {op, p("a.npy"), p("b.npy"), "--segments", p("ao.npy"), p("bo.npy"), "-o", p("out.npy"), "--segments-out",
+         p("oo.npy"), "--no-check", "--threads", "4"},
+        op, bound_of(op, m, n), "out.npy", "", message);
+    if (!fs::exists(path("out.npy"))) continue;  // refused
+    // The offsets slice what was written: a reader trusts them.
+    const std::vector<int64_t> offsets = read_npy<int64_t>(path("oo.npy"));
+    ASSERT_EQ(offsets.size(), 3u);
+    EXPECT_EQ(offsets.front(), 0);
+    EXPECT_LE(offsets[1], offsets[2]);
+    EXPECT_EQ(offsets.back(), int64_t(keys.size()));
   }
 }
 
