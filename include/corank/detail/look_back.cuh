@@ -64,11 +64,10 @@ class tile_prefix_state {
       CORANK_PRAGMA_UNROLL
       for (int r = 0; r < depth; ++r) {
         const unsigned done = __ballot_sync(0xffffffffu, (words[r] & status_mask) >= inclusive);
+        const unsigned poison = __ballot_sync(0xffffffffu, (words[r] & status_mask) == poisoned);
         const int last_lane = done != 0 ? __ffs(done) - 1 : 31;
         if (!found && lane <= last_lane) sum += index_t(words[r] & count_mask);
-        if (!found && done != 0) {
-          poisoned_before = __shfl_sync(0xffffffffu, words[r], last_lane) >> 62 == poisoned >> 62;
-        }
+        poisoned_before = poisoned_before || (!found && (poison >> last_lane & 1) != 0);
         found = found || done != 0;
       }
       if (poisoned_before) {

@@ -87,6 +87,8 @@ __device__ __forceinline__ void load_windows(Key* ring_a, Key* ring_b, int mask,
 // One tile of the tiled kernels: T outputs from the buffers' current windows. FullTile
 // (every tile but a block's last) drops the bounds guards: every thread then has exactly
 // items_per_thread outputs and every index is in range.
+// Where a thread's piece goes backwards (only unsorted inputs give that: its walk would run
+// past the tile's part of B), the tile writes nothing and the block goes on past it.
 template <bool FullTile, class Policy, bool Circular, class Storage, class Op, class Args, class Compare>
 __device__ __forceinline__ void merge_tile(Storage& shared, const Op& op, const Args& args, Compare& comp,
                                            index_t out_begin, int tile_size, index_t& a_consumed,
@@ -129,6 +131,11 @@ __device__ __forceinline__ void merge_tile(Storage& shared, const Op& op, const 
   const int i = shared.splits[tid];
   const int i_end = shared.splits[tid + 1];
   const int count = FullTile ? items : (diagonal + items < tile_size ? items : tile_size - diagonal);
+  if (__syncthreads_or(i > i_end || i_end - i > count)) {
+    a_consumed += a_used;
+    b_consumed += tile_size - a_used;
+    return;
+  }
 
   // This tile's values: A's consumed ones, then B's; loads fly while the keys merge.
   value_type tile_values[with_values ? items : 1];

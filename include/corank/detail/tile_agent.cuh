@@ -118,17 +118,20 @@ class tile_agent {
   __device__ __forceinline__ bool stages_in_bulk_copies() const { return bulk_; }
 
   // Whether a tile's boundaries lie inside the inputs, in order, at most a tile (and the
-  // balanced path's step back) apart: always so for sorted inputs.
+  // balanced path's step back) apart: always so for sorted inputs. (As unsigned numbers,
+  // 0 <= x <= y <= size is x <= y <= size.)
   __device__ __forceinline__ bool in_order(split<index_t> begin, split<index_t> end) const {
-    return 0 <= begin.a && begin.a <= end.a && end.a <= args_.size_a && 0 <= begin.b && begin.b <= end.b &&
-           end.b <= args_.size_b && (end.a - begin.a) + (end.b - begin.b) <= Policy::items_per_tile + 1;
+    using u = unsigned long long;
+    return u(begin.a) <= u(end.a) && u(end.a) <= u(args_.size_a) && u(begin.b) <= u(end.b) &&
+           u(end.b) <= u(args_.size_b) && (end.a - begin.a) + (end.b - begin.b) <= Policy::items_per_tile + 1;
   }
 
   // 1. Stages the windows of tile `index`, between `begin` and `end`, in `into` and waits
   // until every thread may read them (phase `parity` of `barrier`, for bulk copies).
-  __device__ __forceinline__ void stage(tile& t, int index, split<index_t> begin, split<index_t> end, buffer& into,
-                                       const staging_barrier& barrier, unsigned parity) const {
-    t.ordered = in_order(begin, end);
+  // `ordered`: in_order(begin, end), which the driver finds where it costs least.
+  __device__ __forceinline__ void stage(tile& t, int index, split<index_t> begin, split<index_t> end, bool ordered,
+                                       buffer& into, const staging_barrier& barrier, unsigned parity) const {
+    t.ordered = ordered;
     if constexpr (segmented) {
       t.segments = {args_.boundary_segments[index], args_.boundary_segments[index + 1]};
       t.ordered = t.ordered && 0 <= t.segments.first && t.segments.first <= t.segments.last &&

@@ -57,7 +57,8 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
   // its first uses as warp 0's reads of the initializing write, which this orders.
   __syncwarp();
   typename agent_type::tile t;
-  agent.stage(t, index, tile_splits[index], tile_splits[index + 1], shared.buffer, barrier, 0);
+  const split<index_t> begin = tile_splits[index], end = tile_splits[index + 1];
+  agent.stage(t, index, begin, end, agent.in_order(begin, end), shared.buffer, barrier, 0);
   agent.walk(t, shared.buffer, shared.work);
   agent.count(t, shared.work);
   if constexpr (!Args::writes_keys) {
@@ -106,6 +107,7 @@ struct persistent_kernel_storage {
   // by warps 0 and 1), read by all after a barrier.
   int next_tile;
   int missing;  // published_splits: bit 0, next_begin is still to be found; bit 1, next_end
+  bool next_in_order;  // split array: next_begin and next_end are in order (thread 0 checks them once)
   alignas(16) split<index_t> next_begin, next_end;  // each read in one 16-byte load
 };
 
@@ -149,6 +151,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     } else {
       shared.next_begin = begin;
       shared.next_end = end;
+      shared.next_in_order = agent.in_order(begin, end);
     }
   };
 
@@ -197,7 +200,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     int next = tiles;
     if (tid == 0) next = atomicAdd(counter, 1);
     typename agent_type::tile t;
-    agent.stage(t, index, shared.next_begin, shared.next_end, shared.buffers[b], staging_barrier(&shared.staged[b]),
+    const split<index_t> begin = shared.next_begin, end = shared.next_end;
+    const bool ordered = finds_splits ? agent.in_order(begin, end) : shared.next_in_order;
+    agent.stage(t, index, begin, end, ordered, shared.buffers[b], staging_barrier(&shared.staged[b]),
                 unsigned(round >> 1) & 1);
     agent.walk(t, shared.buffers[b], shared.work);
     boundary next_begin{}, next_end{};
@@ -215,7 +220,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
       // tile's compaction and the last one's look-back and store, then find most of them there
       // instead of waiting out DRAM.
       if constexpr (!finds_splits) {
-        if (bulk && next < tiles && agent.in_order(next_begin, next_end)) agent.prefetch(next_begin, next_end);
+        if (bulk && next < tiles && shared.next_in_order) agent.prefetch(next_begin, next_end);
       }
     }
     agent.compact(t, shared.buffers[b]);
