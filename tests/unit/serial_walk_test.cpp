@@ -160,6 +160,20 @@ TEST(WalkPartition, UserOpsCombineAndSkip) {
   EXPECT_EQ(values, (std::vector<int>{30, 50, -1, -1, -1, -1, -1, -1}));
 }
 
+// A limit (the CPU backend's cap on a writing walk) stops the walk before a write past it.
+TEST(WalkPartition, StopsBeforeWritingPastItsLimit) {
+  const std::vector<int> a{1, 3, 5, 7}, b{2, 4, 6, 8};
+  for (index_t limit : {0, 1, 5, 8}) {
+    std::vector<int> out(8, -1), expected{1, 2, 3, 4, 5, 6, 7, 8};
+    std::fill(expected.begin() + limit, expected.end(), -1);
+    const index_t written =
+        walk_partition(corank::ops::merge_op{}, corank::less{}, a.data(), index_t(0), index_t(4), b.data(),
+                       index_t(0), index_t(4), unused{}, unused{}, out.data(), unused{}, unused{}, limit);
+    EXPECT_EQ(written, limit);
+    EXPECT_EQ(out, expected);
+  }
+}
+
 TEST(MergeArguments, Checks) {
   using args_t = corank::detail::merge_args<const int*, const int*, unused, unused, int*, unused>;
   int x[4] = {};

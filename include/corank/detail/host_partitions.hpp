@@ -20,17 +20,21 @@ inline unsigned host_thread_count(index_t total, unsigned requested) {
   return static_cast<unsigned>(std::min<index_t>(available, useful));
 }
 
+// Where piece p of `pieces` equal ranges covering [0, total) begins (p == pieces: total).
+inline index_t piece_begin(index_t total, unsigned pieces, unsigned p) {
+  return total / pieces * p + std::min<index_t>(p, total % pieces);
+}
+
 // Calls work(piece, begin, end) for `pieces` equal output ranges covering [0, total),
 // piece 0 on the calling thread and the others on their own threads. Every started thread is
 // joined before it returns or throws; the first exception of a piece (a comparator's, an
 // iterator's) or of starting a thread is rethrown then.
 template <class Work>
 void for_each_output_piece(index_t total, unsigned pieces, Work work) {
-  auto bound = [&](unsigned p) { return total / pieces * p + std::min<index_t>(p, total % pieces); };
   std::vector<std::exception_ptr> failures(pieces);
   auto run = [&](unsigned p) {
     try {
-      work(p, bound(p), bound(p + 1));
+      work(p, piece_begin(total, pieces, p), piece_begin(total, pieces, p + 1));
     } catch (...) {
       failures[p] = std::current_exception();
     }

@@ -19,6 +19,10 @@ struct unused {};
 template <class Iterator>
 inline constexpr bool is_used_v = !std::is_same_v<Iterator, unused>;
 
+// Stands in for a walk's cap on its outputs where it has none (the GPU's walks, and the CPU
+// walks whose output size the partition fixes).
+struct no_limit {};
+
 // How the fronts relate. Merge-path ops never see `equal`: equivalent keys are ordered
 // A first, which is what makes the merge stable.
 CORANK_EXEC_CHECK_DISABLE
@@ -59,14 +63,19 @@ CORANK_HOST_DEVICE Key key_before(const KeysA& a, Index i, bool a_before, const 
 
 // Walks A[i, i_end) and B[j, j_end) to the end and returns the number of outputs. Keys go
 // to `keys_out`, values to `values_out`, and (paired forms) the matched B element's value to
-// `partner_out`; any of them may be `unused` (a count-only walk writes nothing).
+// `partner_out`; any of them may be `unused` (a count-only walk writes nothing). Each step
+// consumes an element and writes at most one, whatever the keys' order. An index_t `limit`
+// stops the walk before a write past `limit` outputs: the CPU backend's writing walk is
+// capped at what its counting walk found, so a comparator that answers otherwise the second
+// time cannot write into the next piece's outputs.
 CORANK_EXEC_CHECK_DISABLE
 template <class Op, class Compare, class KeysA, class KeysB, class ValuesA, class ValuesB,
-          class KeysOut, class ValuesOut, class PartnerOut = unused>
+          class KeysOut, class ValuesOut, class PartnerOut = unused, class Limit = no_limit>
 CORANK_HOST_DEVICE index_t walk_partition(const Op& op, Compare comp, KeysA keys_a, index_t i,
                                           index_t i_end, KeysB keys_b, index_t j, index_t j_end,
                                           ValuesA values_a, ValuesB values_b, KeysOut keys_out,
-                                          ValuesOut values_out, PartnerOut partner_out = {}) {
+                                          ValuesOut values_out, PartnerOut partner_out = {},
+                                          Limit limit = {}) {
   using key_type = std::decay_t<decltype(keys_a[i])>;  // anything indexable, not only iterators
   run_tracker<key_type> runs{i > 0 || j > 0, {}};
   if constexpr (sees_run_starts_v<Op>) runs.previous = key_before<key_type>(keys_a, i, i > 0, keys_b, j, j > 0, comp);
@@ -82,6 +91,9 @@ CORANK_HOST_DEVICE index_t walk_partition(const Op& op, Compare comp, KeysA keys
       act = op(r);
     }
     if (act.write != emit::nothing) {
+      if constexpr (!std::is_same_v<Limit, no_limit>) {
+        if (written == limit) break;
+      }
       const bool take_b = act.write == emit::b;
       if constexpr (is_used_v<KeysOut>) {
         if (take_b) keys_out[written] = keys_b[j]; else keys_out[written] = keys_a[i];

@@ -1,12 +1,13 @@
 #pragma once
 // Running any merge-path op on CPU threads: the CPU backend of operation.cuh, with the
 // same runners, ops and results. Each thread takes an equal piece of the op's path, found
-// by the same split search as the GPU; a first pass counts each piece's outputs, a second
-// writes them at their offsets.
+// by the same split search as the GPU, each split searched once; for ops of data-dependent
+// size a first pass counts each piece's outputs, a second writes them at their offsets.
 //
 // Every runner, with A = [a_first, a_last) of m elements and B = [b_first, b_last) of n:
 // - Result: as operation.cuh's runners (any op, merge-like ones too); returns the output
-//   end(s), count_operation the output size. Plain C++: no CUDA, no GPU.
+//   end(s), count_operation the output size. Plain C++ (the exception types of error.hpp
+//   come from libcorank), no GPU.
 // - Preconditions: A and B sorted by `comp`, a strict weak order (not checked; see
 //   host/check_sorted.hpp). Iterators random-access, outputs too (indexed and advanced);
 //   several threads read and write them at once, at distinct positions. Each output holds
@@ -15,19 +16,28 @@
 // - Threads: at most `threads` (0: std::thread::hardware_concurrency()) and at most one per
 //   2^15 elements of m + n; the calling thread walks the first piece, new std::threads the
 //   others, all joined before the call returns.
-// - Complexity: O(m + n) steps of the op; each piece starts and ends at a path split, a
-//   co-rank search of O(log(m + n)) (balanced-path ops: plus O(log r) for a run of r equal
-//   keys that it cuts). Two walks over the inputs, counting then writing; count_operation
-//   walks once.
+// - Complexity: O(m + n) steps of the op; the pieces' boundaries are path splits, co-rank
+//   searches of O(log(m + n)) each (balanced-path ops: plus O(log r) for a run of r equal
+//   keys that it cuts), made on the calling thread. Ops of data-dependent size walk the
+//   inputs twice, counting then writing (count_operation once); ops that write at every step
+//   (output_size_is_input_size) once (count_operation not at all).
 // - Errors: std::invalid_argument ("<name>: <problem>"), before anything is written, for a
 //   negative size (last before first), sizes whose sum does not fit in 64 bits, or a null raw
-//   pointer with a nonzero size. An exception of `comp`, the op or an iterator, on any
-//   thread, reaches the caller once every thread has stopped (the outputs partly written).
+//   pointer with a nonzero size. Inputs found not sorted by `comp` (the pieces' splits go
+//   back in A or in B, which only unsorted inputs or a comparator that is not a strict weak
+//   order give) throw corank::unsorted_input (a std::invalid_argument; input() 0, index() -1),
+//   before anything is written. Unsorted inputs that are not found so give an unspecified
+//   result within the output's bound (m + n; set_intersection min(m, n), set_difference m),
+//   and so does a comparator that answers differently for the same keys: nothing is ever
+//   written outside the outputs or read outside the inputs. An exception of `comp`, the op
+//   or an iterator, on any thread, reaches the caller once every thread has stopped (the
+//   outputs partly written).
 
 #include <corank/balanced_path.hpp>
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
 #include <corank/detail/host_partitions.hpp>
+#include <corank/detail/host_splits.hpp>
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/serial_walk.hpp>
 
@@ -51,20 +61,30 @@ index_t run_counted(const char* context, const Op& op, const Args& args, Partner
   }
   const index_t total = args.size_a + args.size_b;
   const unsigned pieces = corank::detail::host_thread_count(total, threads);
-  // Each piece walks from the split of its first diagonal to the split of its last.
-  auto walk_piece = [&](index_t begin, index_t end, auto keys_out, auto values_out, auto partners) {
-    const auto from = path_split<Op::partition>(begin, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
-    const auto to = path_split<Op::partition>(end, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
-    return corank::detail::walk_partition(op, comp, args.keys_a, from.a, to.a, args.keys_b, from.b, to.b,
-                                          args.values_a, args.values_b, keys_out, values_out, partners);
-  };
-  std::vector<index_t> offsets(pieces + 1, 0);
-  corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t begin, index_t end) {
-    offsets[p + 1] = walk_piece(begin, end, unused{}, unused{}, unused{});
+  const auto splits = corank::detail::forward_splits(context, total, pieces, [&](index_t k) {
+    return path_split<Op::partition>(k, args.keys_a, args.size_a, args.keys_b, args.size_b, comp);
   });
-  for (unsigned p = 0; p < pieces; ++p) offsets[p + 1] += offsets[p];
+  // Piece p walks from splits[p] to splits[p + 1].
+  auto walk_piece = [&](unsigned p, auto keys_out, auto values_out, auto partners, auto limit) {
+    const auto from = splits[p], to = splits[p + 1];
+    return corank::detail::walk_partition(op, comp, args.keys_a, from.a, to.a, args.keys_b, from.b, to.b,
+                                          args.values_a, args.values_b, keys_out, values_out, partners, limit);
+  };
+  // Where each piece's outputs start: ops that write at every step write as many as their
+  // piece has steps (no walk can write more); the others count first, and each writing walk
+  // is capped at its count.
+  constexpr bool known_size = Op::output_size_is_input_size;
+  std::vector<index_t> offsets(pieces + 1, 0);
+  if constexpr (known_size) {
+    for (unsigned p = 0; p <= pieces; ++p) offsets[p] = splits[p].a + splits[p].b;
+  } else {
+    corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t, index_t) {
+      offsets[p + 1] = walk_piece(p, unused{}, unused{}, unused{}, corank::detail::no_limit{});
+    });
+    for (unsigned p = 0; p < pieces; ++p) offsets[p + 1] += offsets[p];
+  }
   if constexpr (corank::detail::is_used_v<decltype(args.keys_out)>) {
-    corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t begin, index_t end) {
+    corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t, index_t) {
       const index_t at = offsets[p];
       auto values_out = [&] {
         if constexpr (Args::with_values) return args.values_out + at; else return unused{};
@@ -72,7 +92,10 @@ index_t run_counted(const char* context, const Op& op, const Args& args, Partner
       auto partners = [&] {
         if constexpr (corank::detail::is_used_v<PartnerOut>) return partner_out + at; else return unused{};
       }();
-      walk_piece(begin, end, args.keys_out + at, values_out, partners);
+      auto limit = [&] {
+        if constexpr (known_size) return corank::detail::no_limit{}; else return offsets[p + 1] - at;
+      }();
+      walk_piece(p, args.keys_out + at, values_out, partners, limit);
     });
   }
   return offsets[pieces];

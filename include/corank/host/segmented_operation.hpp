@@ -25,7 +25,7 @@
 //   B[b_offsets[s], b_offsets[s + 1]), as host/operation.hpp's runners write it;
 //   offsets_out[0] == 0 and offsets_out[S] is the total. Returns the output end(s);
 //   segmented_count_operation writes counts_out[s], segment s's output size (0 for an empty
-//   one), and returns the total. Plain C++: no CUDA, no GPU.
+//   one), and returns the total. Plain C++, no GPU.
 // - Preconditions: a_offsets and b_offsets are S + 1 integers (random-access iterators),
 //   checked (below). Each segment sorted by `comp`, a strict weak order (not checked; see
 //   host/check_sorted.hpp). offsets_out (any random-access iterator of integers) holds S + 1
@@ -33,24 +33,28 @@
 //   the input offsets are not read (they may be null) and A and B must be empty.
 // - Threads: as host/operation.hpp's: at most `threads` (0: std::thread::hardware_concurrency())
 //   and at most one per 2^15 elements of m + n, whatever S.
-// - Complexity: O(m + n) steps of the op and O(S) offsets read and written; each piece's ends
-//   are a search of O(log S) over the segments' starts and a co-rank search inside one
-//   segment. Two walks (counting, then writing) for ops of data-dependent size, one for the
-//   merges and the count form. The offsets are checked first, in one O(S) pass on the calling
-//   thread.
+// - Complexity: O(m + n) steps of the op and O(S) offsets read and written; the pieces'
+//   boundaries are each a search of O(log S) over the segments' starts and a co-rank search
+//   inside one segment, made on the calling thread. Two walks (counting, then writing) for
+//   ops of data-dependent size, one for the merges and the count form. The offsets are checked
+//   first, in one O(S) pass on the calling thread.
 // - Errors: std::invalid_argument ("<name>: <problem>"), before anything is written, for the
 //   two-input runners' problems (a negative size, sizes whose sum does not fit in 64 bits, a
 //   null raw pointer with a nonzero size), a negative S, null input offsets with S > 0, null
 //   output offsets (counts: with S > 0), input offsets that do not start at 0, decrease, or do
-//   not end at A's or B's size, and nonempty inputs with S == 0. An exception of `comp`, the op
-//   or an iterator, on any thread, reaches the caller once every thread has stopped (the
-//   outputs partly written).
+//   not end at A's or B's size, and nonempty inputs with S == 0. Segments found not sorted by
+//   `comp` throw corank::unsorted_input, before anything is written, as host/operation.hpp's
+//   runners do; where they are not found so, the result is unspecified within the outputs'
+//   bounds (each segment's output within its op's bound on that segment), and nothing is
+//   written outside the outputs. An exception of `comp`, the op or an iterator, on any thread,
+//   reaches the caller once every thread has stopped (the outputs partly written).
 // - Ops that see where runs of equal keys start (op.hpp) are not taken yet (a static_assert
 //   says so).
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
 #include <corank/detail/host_partitions.hpp>
+#include <corank/detail/host_splits.hpp>
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/segmented_args.hpp>
 #include <corank/detail/serial_walk.hpp>
@@ -121,6 +125,10 @@ std::string offsets_error(const segment_offsets<OffsetsA, OffsetsB>& offsets, in
   return problem.empty() ? side_offsets_error(offsets.b, segments, size_b, 'B') : problem;
 }
 
+// What is left of a walk's cap once `written` outputs are out (no cap stays none).
+inline corank::detail::no_limit left_of(corank::detail::no_limit, index_t) { return {}; }
+inline index_t left_of(index_t limit, index_t written) { return limit - written; }
+
 // The pieces of the segmented path: where a diagonal splits, which segments' starts a piece
 // holds, and the walk of a piece segment by segment.
 template <class Op, class Args, class Offsets, class Compare>
@@ -137,14 +145,15 @@ struct segmented_walker {
   // The first segment whose path start is at or after diagonal p (S + 1: none).
   index_t first_starting_at(index_t p) const { return p == 0 ? 0 : offsets.segment_at(p - 1) + 1; }
 
-  // Walks the path from split `from` to split `to`, segment by segment, writing at keys_out,
-  // values_out and partners (each may be `unused`). Calls at_start(s, written) for each
-  // segment s in [owned_begin, owned_end) when the walk reaches s's start (written: the
-  // outputs so far), and walked(t, count) for each segment t < S it passes through, with the
-  // outputs it wrote in t. Returns the outputs written.
-  template <class KeysOut, class ValuesOut, class PartnerOut, class AtStart, class Walked>
+  // Walks the path from split `from` to split `to` (not behind it), segment by segment,
+  // writing at keys_out, values_out and partners (each may be `unused`), at most `limit`
+  // outputs in all (walk_partition's cap). Calls at_start(s, written) for each segment s in
+  // [owned_begin, owned_end) when the walk reaches s's start (written: the outputs so far),
+  // and walked(t, count) for each segment t < S it passes through, with the outputs it wrote
+  // in t. Returns the outputs written.
+  template <class KeysOut, class ValuesOut, class PartnerOut, class Limit, class AtStart, class Walked>
   index_t walk(segmented_split<index_t> from, segmented_split<index_t> to, index_t owned_begin, index_t owned_end,
-               KeysOut keys_out, ValuesOut values_out, PartnerOut partners, AtStart at_start,
+               KeysOut keys_out, ValuesOut values_out, PartnerOut partners, Limit limit, AtStart at_start,
                Walked walked) const {
     index_t written = 0;
     index_t next_owned = owned_begin;
@@ -161,7 +170,8 @@ struct segmented_walker {
         count = corank::detail::walk_partition(op, comp, args.keys_a + a0, i - a0, i_end - a0, args.keys_b + b0,
                                                j - b0, j_end - b0, advanced(args.values_a, a0),
                                                advanced(args.values_b, b0), advanced(keys_out, written),
-                                               advanced(values_out, written), advanced(partners, written));
+                                               advanced(values_out, written), advanced(partners, written),
+                                               left_of(limit, written));
       }
       walked(t, count);
       written += count;
@@ -203,6 +213,12 @@ index_t run_segmented(const char* context, const Op& op, const Args& args,
   const index_t total = args.size_a + args.size_b;
   const unsigned pieces = corank::detail::host_thread_count(total, threads);
   const segmented_walker<Op, Args, segment_offsets<OffsetsA, OffsetsB>, Compare> walker{op, args, offsets, comp};
+  // Piece p walks from splits[p] to splits[p + 1]; they go forward in A and B, or nothing is
+  // written.
+  const auto splits = corank::detail::forward_splits(
+      context, total, pieces, [&](index_t k) { return walker.split_at(k); },
+      [](const segmented_split<index_t>& split) { return split.at; });
+  const corank::detail::no_limit uncapped;
   auto owned_end = [&](unsigned p, index_t end) { return p + 1 == pieces ? segments + 1 : walker.first_starting_at(end); };
   auto ignore = [](index_t, index_t) {};
 
@@ -216,10 +232,10 @@ index_t run_segmented(const char* context, const Op& op, const Args& args,
     std::vector<partial> heads(pieces), tails(pieces);
     std::vector<index_t> counts(pieces, 0);
     corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t begin, index_t end) {
-      const segmented_split<index_t> from = walker.split_at(begin), to = walker.split_at(end);
+      const segmented_split<index_t> from = splits[p], to = splits[p + 1];
       const index_t owned_begin = walker.first_starting_at(begin), owned_stop = owned_end(p, end);
       counts[p] = walker.walk(
-          from, to, owned_begin, owned_stop, unused{}, unused{}, unused{},
+          from, to, owned_begin, owned_stop, unused{}, unused{}, unused{}, uncapped,
           [&](index_t s, index_t) {
             if (s < from.segment) segments_out[s] = 0;  // empty, starting where the piece does
           },
@@ -254,26 +270,30 @@ index_t run_segmented(const char* context, const Op& op, const Args& args,
     for (index_t c : counts) sum += c;
     return sum;
   } else {
-    // Where each piece's outputs start: its split's position for ops that write every step,
-    // else the prefix of a counting walk.
+    // Where each piece's outputs start: its split's position for ops that write every step
+    // (no walk writes more than its steps), else the prefix of a counting walk, and then each
+    // writing walk is capped at its count.
     constexpr bool known_size = Op::output_size_is_input_size;
     std::vector<index_t> offsets_of(pieces + 1, 0);
     if constexpr (!known_size) {
-      corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t begin, index_t end) {
+      corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t, index_t) {
         offsets_of[p + 1] =
-            walker.walk(walker.split_at(begin), walker.split_at(end), 0, 0, unused{}, unused{}, unused{}, ignore, ignore);
+            walker.walk(splits[p], splits[p + 1], 0, 0, unused{}, unused{}, unused{}, uncapped, ignore, ignore);
       });
       for (unsigned p = 0; p < pieces; ++p) offsets_of[p + 1] += offsets_of[p];
     }
     corank::detail::for_each_output_piece(total, pieces, [&](unsigned p, index_t begin, index_t end) {
-      const segmented_split<index_t> from = walker.split_at(begin), to = walker.split_at(end);
+      const segmented_split<index_t> from = splits[p], to = splits[p + 1];
       const index_t at = known_size ? from.at.a + from.at.b : offsets_of[p];
       auto values_out = [&] {
         if constexpr (Args::with_values) return args.values_out + at; else return unused{};
       }();
+      auto limit = [&] {
+        if constexpr (known_size) return uncapped; else return offsets_of[p + 1] - at;
+      }();
       walker.walk(from, to, walker.first_starting_at(begin), owned_end(p, end), args.keys_out + at, values_out,
-                  advanced(args.b_values_out, at), [&](index_t s, index_t written) { segments_out[s] = at + written; },
-                  ignore);
+                  advanced(args.b_values_out, at), limit,
+                  [&](index_t s, index_t written) { segments_out[s] = at + written; }, ignore);
     });
     return known_size ? total : offsets_of[pieces];
   }

@@ -16,13 +16,18 @@
 //   hardware thread) over its windows; chunks of options.chunk path steps (0:
 //   streamed_options::default_chunk); options.progress after each.
 // - Errors: std::invalid_argument ("<name>: <problem>"), before anything is read or written,
-//   for host/operation.hpp's argument problems and a negative chunk. An exception of the
-//   sink, the progress callback, `comp` or the op stops the call and reaches the caller,
-//   with the chunks before it delivered.
+//   for host/operation.hpp's argument problems and a negative chunk. Inputs found not sorted
+//   by `comp` (a chunk's windows, or its pieces' splits, go back in A or in B) throw
+//   corank::unsorted_input before that chunk is written or handed to the sink; unsorted
+//   inputs not found so give an unspecified result within host/operation.hpp's bounds, and
+//   nothing is written outside the output. Chunks are found as the stream goes, so this and
+//   an exception of the sink, the progress callback, `comp` or the op stop the call and reach
+//   the caller with the chunks before it delivered.
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
 #include <corank/detail/serial_walk.hpp>
+#include <corank/error.hpp>
 #include <corank/host/operation.hpp>
 #include <corank/op.hpp>
 #include <corank/streamed_chunks.hpp>
@@ -111,6 +116,7 @@ index_t run_streamed(const char* name, const Op& op, const Key* a_first, const K
   index_t written = 0;
   for (index_t c = 0; c < chunks.count(); ++c) {
     const chunk_window w = chunks.next();
+    if (!w.ordered()) throw unsorted_input(name);  // only unsorted inputs give such windows
     const Key *a = a_first + w.a_begin, *a_end = a_first + w.a_end;
     const Key *b = b_first + w.b_begin, *b_end = b_first + w.b_end;
     index_t count;

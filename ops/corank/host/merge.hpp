@@ -1,7 +1,7 @@
 #pragma once
 // The CPU backend of merge and merge_by_key: the same co-rank partitioning, the same op
-// and the same serial walk as the GPU, across std::threads, with the same results. Plain
-// C++: no CUDA, no GPU.
+// and the same serial walk as the GPU, across std::threads, with the same results (the
+// runner is host/operation.hpp's, with the merge op). Plain C++, no GPU.
 //
 // Both, with A = [a_first, a_last) of m elements and B = [b_first, b_last) of n:
 // - Result: the m + n elements in `comp` order, stable: among equivalent keys all of A's
@@ -14,53 +14,33 @@
 // - Threads: at most `threads` (0: std::thread::hardware_concurrency()) and at most one per
 //   2^15 elements of m + n; the calling thread merges the first piece, new std::threads the
 //   others, all joined before the call returns.
-// - Complexity: O(m + n) work in one pass; each piece's two ends are co-rank searches of
-//   O(log min(m, n)).
+// - Complexity: O(m + n) work in one pass; the pieces' boundaries are co-rank searches of
+//   O(log min(m, n)) each, made on the calling thread.
 // - Errors: std::invalid_argument ("<name>: <problem>"), before anything is written, for a
 //   negative size (last before first), sizes whose sum does not fit in 64 bits, or a null raw
-//   pointer with a nonzero size. An exception of `comp` or an iterator, on any thread,
-//   reaches the caller once every thread has stopped (the outputs partly written).
+//   pointer with a nonzero size. Inputs found not sorted by `comp` throw
+//   corank::unsorted_input, before anything is written, as host/operation.hpp's runners do;
+//   where they are not found so, the m + n outputs hold an unspecified result, and nothing is
+//   written outside them. An exception of `comp` or an iterator, on any thread, reaches the
+//   caller once every thread has stopped (the outputs partly written).
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
-#include <corank/detail/host_partitions.hpp>
-#include <corank/detail/merge_args.hpp>
 #include <corank/detail/serial_walk.hpp>
+#include <corank/host/operation.hpp>
 #include <corank/ops/merge.hpp>
 
-#include <stdexcept>
-#include <string>
 #include <utility>
 
 namespace corank::host {
-
-namespace detail {
-
-// Runs an op whose output size is m + n over every output piece.
-template <class Op, class Args, class Compare>
-void run_merge_like(const char* context, const Op& op, const Args& args, Compare comp, unsigned threads) {
-  if (const char* problem = corank::detail::merge_argument_error(args)) {
-    throw std::invalid_argument(std::string(context) + ": " + problem);
-  }
-  const index_t total = args.size_a + args.size_b;
-  corank::detail::for_each_output_piece(
-      total, corank::detail::host_thread_count(total, threads),
-      [&](unsigned, index_t begin, index_t end) { corank::detail::walk_output_range(op, args, comp, begin, end); });
-}
-
-}  // namespace detail
 
 // Merges A and B into out; returns out + m + n.
 template <class KeysA, class KeysB, class KeysOut, class Compare = corank::less>
 KeysOut merge(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, KeysOut out,
               Compare comp = {}, unsigned threads = 0) {
   using corank::detail::unused;
-  const index_t size_a = a_last - a_first;
-  const index_t size_b = b_last - b_first;
-  const corank::detail::merge_args<KeysA, KeysB, unused, unused, KeysOut, unused> args{
-      a_first, size_a, b_first, size_b, {}, {}, out, {}};
-  detail::run_merge_like("corank::host::merge", ops::merge_op{}, args, comp, threads);
-  return out + (size_a + size_b);
+  const auto args = detail::make_args(a_first, a_last, b_first, b_last, unused{}, unused{}, out, unused{});
+  return out + detail::run_counted("corank::host::merge", ops::merge_op{}, args, unused{}, comp, threads);
 }
 
 // The same with values: a_values and b_values are A's and B's, values_out[i] is the value of
@@ -71,12 +51,10 @@ std::pair<KeysOut, ValuesOut> merge_by_key(KeysA a_first, KeysA a_last, KeysB b_
                                            ValuesA a_values, ValuesB b_values, KeysOut keys_out,
                                            ValuesOut values_out, Compare comp = {},
                                            unsigned threads = 0) {
-  const index_t size_a = a_last - a_first;
-  const index_t size_b = b_last - b_first;
-  const corank::detail::merge_args<KeysA, KeysB, ValuesA, ValuesB, KeysOut, ValuesOut> args{
-      a_first, size_a, b_first, size_b, a_values, b_values, keys_out, values_out};
-  detail::run_merge_like("corank::host::merge_by_key", ops::merge_op{}, args, comp, threads);
-  return {keys_out + (size_a + size_b), values_out + (size_a + size_b)};
+  const auto args = detail::make_args(a_first, a_last, b_first, b_last, a_values, b_values, keys_out, values_out);
+  const index_t total =
+      detail::run_counted("corank::host::merge_by_key", ops::merge_op{}, args, corank::detail::unused{}, comp, threads);
+  return {keys_out + total, values_out + total};
 }
 
 }  // namespace corank::host

@@ -1,6 +1,6 @@
 #pragma once
 // The CPU backend of the k-way merge: k sorted runs into one sorted output, on std::threads.
-// Plain C++: no CUDA, no GPU.
+// Plain C++, no GPU.
 //
 // The runs are merged two at a time, adjacent ones only (so that ties keep the lower run
 // first), along a tree that splits each group of runs where its element count is halved: k
@@ -37,14 +37,21 @@
 //   written, for a negative `runs` or run size, decreasing offsets, sizes whose sum does not
 //   fit in 64 bits (merge_runs: offsets[runs] - offsets[0]), or a null raw pointer with a
 //   nonzero size: an input, an output, a run's pointer, or the offsets or run lists
-//   themselves when runs > 0. An exception of `comp` or an iterator, on any thread, reaches
-//   the caller once every thread has stopped (the outputs partly written).
+//   themselves when runs > 0. (Offsets past the end of keys_in cannot be seen: its size is
+//   not passed.) Runs found not sorted by `comp` (a node's host::merge finds its two inputs
+//   unsorted) throw corank::unsorted_input ("corank::host::<name>: ..."), once every thread
+//   has stopped, with the outputs (and scratch) partly written: other nodes may have merged
+//   by then. Runs not found unsorted give the N elements in an unspecified order. Either way
+//   nothing is written outside the N outputs and the scratch. An exception of `comp` or an
+//   iterator, on any thread, reaches the caller once every thread has stopped (the outputs
+//   partly written).
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
 #include <corank/detail/host_partitions.hpp>
 #include <corank/detail/null_check.hpp>
 #include <corank/detail/serial_walk.hpp>
+#include <corank/error.hpp>
 #include <corank/host/merge.hpp>
 
 #include <algorithm>
@@ -316,8 +323,8 @@ void check_outputs(const char* name, index_t total, KeysOut keys_out, ValuesOut 
 
 // Every form, once its runs are checked: one run is copied, more go through the tree.
 template <class RunKeys, class RunValues, class KeysOut, class ValuesOut, class Compare>
-void merge_checked_runs(const run_bounds& bounds, RunKeys run_keys, RunValues run_values, KeysOut keys_out,
-                        ValuesOut values_out, Compare comp, unsigned threads) {
+void merge_checked_runs(const char* name, const run_bounds& bounds, RunKeys run_keys, RunValues run_values,
+                        KeysOut keys_out, ValuesOut values_out, Compare comp, unsigned threads) {
   const index_t total = bounds.total();
   const index_t runs = bounds.runs();
   if (runs == 0) return;
@@ -334,10 +341,14 @@ void merge_checked_runs(const run_bounds& bounds, RunKeys run_keys, RunValues ru
     return;
   }
   // Two runs make one node, at depth 0: the scratch is written from three runs on.
-  with_ping_pong(total, runs >= 3, keys_out, values_out, [&](const auto& buffers) {
-    const input_runs<RunKeys, RunValues> leaves{run_keys, run_values};
-    run_tree(bounds.starts.data(), leaves, buffers, comp).merge(0, runs, 0, budget);
-  });
+  try {
+    with_ping_pong(total, runs >= 3, keys_out, values_out, [&](const auto& buffers) {
+      const input_runs<RunKeys, RunValues> leaves{run_keys, run_values};
+      run_tree(bounds.starts.data(), leaves, buffers, comp).merge(0, runs, 0, budget);
+    });
+  } catch (const unsorted_input&) {
+    throw unsorted_input(name);  // a node's host::merge found it: say which call
+  }
 }
 
 }  // namespace detail
@@ -356,7 +367,7 @@ KeysOut merge_runs(KeysIn keys_in, Offsets offsets, index_t runs, KeysOut keys_o
   detail::check_outputs(name, total, keys_out, detail::unused{});
   const index_t* begins = bounds.begins.data();
   detail::merge_checked_runs(
-      bounds, [&](index_t r) { return keys_in + begins[r]; }, [](index_t) { return detail::unused{}; }, keys_out,
+      name, bounds, [&](index_t r) { return keys_in + begins[r]; }, [](index_t) { return detail::unused{}; }, keys_out,
       detail::unused{}, comp, threads);
   return keys_out + total;
 }
@@ -379,7 +390,7 @@ std::pair<KeysOut, ValuesOut> merge_runs_by_key(KeysIn keys_in, ValuesIn values_
   detail::check_outputs(name, total, keys_out, values_out);
   const index_t* begins = bounds.begins.data();
   detail::merge_checked_runs(
-      bounds, [&](index_t r) { return keys_in + begins[r]; }, [&](index_t r) { return values_in + begins[r]; },
+      name, bounds, [&](index_t r) { return keys_in + begins[r]; }, [&](index_t r) { return values_in + begins[r]; },
       keys_out, values_out, comp, threads);
   return {keys_out + total, values_out + total};
 }
@@ -395,7 +406,7 @@ KeysOut merge_run_list(const Key* const* run_keys, const index_t* run_sizes, ind
   detail::check_outputs(name, bounds.total(), keys_out, detail::unused{});
   const index_t* which = bounds.begins.data();
   detail::merge_checked_runs(
-      bounds, [&](index_t r) { return run_keys[which[r]]; }, [](index_t) { return detail::unused{}; }, keys_out,
+      name, bounds, [&](index_t r) { return run_keys[which[r]]; }, [](index_t) { return detail::unused{}; }, keys_out,
       detail::unused{}, comp, threads);
   return keys_out + bounds.total();
 }
@@ -412,7 +423,7 @@ std::pair<KeysOut, ValuesOut> merge_run_list_by_key(const Key* const* run_keys, 
   detail::check_outputs(name, bounds.total(), keys_out, values_out);
   const index_t* which = bounds.begins.data();
   detail::merge_checked_runs(
-      bounds, [&](index_t r) { return run_keys[which[r]]; }, [&](index_t r) { return run_values[which[r]]; },
+      name, bounds, [&](index_t r) { return run_keys[which[r]]; }, [&](index_t r) { return run_values[which[r]]; },
       keys_out, values_out, comp, threads);
   return {keys_out + bounds.total(), values_out + bounds.total()};
 }

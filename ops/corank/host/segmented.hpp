@@ -27,7 +27,8 @@
 // _count: counts_out[s], S counts) and returns the end of each output (_count: the total).
 // Each output holds the result: m + n elements always do. O(m + n + S) work: the inputs are
 // walked twice, counting then writing (the merges and _count: once). Bad arguments throw
-// std::invalid_argument before anything is written.
+// std::invalid_argument, and segments found unsorted corank::unsorted_input, before anything
+// is written.
 #define CORANK_HOST_NAME(x) {{}, "corank::host::" #x}
 namespace corank::host {
 CORANK_NAME_SEGMENTED_OPERATIONS(CORANK_HOST_NAME)

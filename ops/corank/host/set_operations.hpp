@@ -19,7 +19,8 @@
 // They return the end of each output (NAME_count: the output size). Each output holds the
 // result: m + n elements always do (intersection: min(m, n), difference: m). O(m + n) work:
 // the inputs are walked twice, counting then writing (NAME_count: once). Bad arguments
-// throw std::invalid_argument before anything is written.
+// throw std::invalid_argument, and inputs found unsorted corank::unsorted_input, before
+// anything is written; unsorted inputs not found so give a result within those sizes.
 #define CORANK_HOST_NAME(x) {{}, "corank::host::" #x}
 namespace corank::host {
 CORANK_NAME_SET_OPERATIONS(CORANK_HOST_NAME)

@@ -1,5 +1,5 @@
 #pragma once
-// The CPU backend of the merge sort: stable, on std::threads. Plain C++: no CUDA, no GPU.
+// The CPU backend of the merge sort: stable, on std::threads. Plain C++, no GPU.
 //
 // The keys are cut into one equal piece per thread, each piece is sorted by std::stable_sort
 // on its own thread, and the sorted pieces are merged by the k-way merge's tree
@@ -13,7 +13,9 @@
 //   _by_key forms carry each value with its key. stable_sort and stable_sort_by_key sort
 //   [first, last) (and values[0, n)) in place; the _copy forms leave the input alone, write
 //   out[0, n) (and values_out[0, n)) and return the end(s).
-// - Preconditions: `comp` a strict weak order. Iterators random-access; the outputs (the
+// - Preconditions: `comp` a strict weak order, and deterministic (its answer depends on its
+//   arguments alone): std::stable_sort, which sorts the pieces, may step outside a piece
+//   with a comparator that answers differently for the same keys. Iterators random-access; the outputs (the
 //   in-place forms' ranges) are read back as well as written, by several threads at once at
 //   distinct positions. The _copy forms' outputs hold n elements and overlap no input and not
 //   each other. Key and value types default-constructible and copyable. A raw pointer may be
@@ -28,15 +30,19 @@
 //   and O(n log p) merging them, each merge itself parallel.
 // - Errors: std::invalid_argument ("corank::host::<name>: <problem>"), before anything is
 //   written, for a negative size (last before first) or a null raw pointer with a nonzero
-//   size. An exception of `comp`, an iterator or a copy, on any thread, reaches the caller
-//   once every thread has stopped (the outputs, or the in-place forms' ranges, in an
-//   unspecified state).
+//   size. A deterministic `comp` that is not a strict weak order gives the keys in an
+//   unspecified order, or std::invalid_argument ("...: the comparator is not a strict weak
+//   order ...") where the merges find the sorted pieces out of order, and is never a write
+//   outside the outputs and the scratch. An exception of `comp`, an iterator or a copy, or
+//   that std::invalid_argument, on any thread, reaches the caller once every thread has
+//   stopped (the outputs, or the in-place forms' ranges, in an unspecified state).
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
 #include <corank/detail/host_partitions.hpp>
 #include <corank/detail/null_check.hpp>
 #include <corank/detail/serial_walk.hpp>
+#include <corank/error.hpp>
 #include <corank/host/merge_runs.hpp>
 
 #include <algorithm>
@@ -109,18 +115,26 @@ void check_sort(const char* name, index_t size, KeysIn keys, ValuesIn values, Ke
 
 // Every form once checked: the in-place ones are the copying ones with the input as output.
 template <class KeysIn, class ValuesIn, class KeysOut, class ValuesOut, class Compare>
-void sort_checked(index_t size, KeysIn keys, ValuesIn values, KeysOut keys_out, ValuesOut values_out, Compare comp,
-                  unsigned threads) {
+void sort_checked(const char* name, index_t size, KeysIn keys, ValuesIn values, KeysOut keys_out,
+                  ValuesOut values_out, Compare comp, unsigned threads) {
   if (size == 0) return;
   const unsigned pieces = corank::detail::host_thread_count(size, threads);
   // Equal pieces, cut as for_each_output_piece cuts; each holds 2^15 keys or more.
   std::vector<index_t> starts(pieces + 1);
-  for (unsigned p = 0; p <= pieces; ++p) starts[p] = size / pieces * p + std::min<index_t>(p, size % pieces);
-  with_ping_pong(size, pieces > 1, keys_out, values_out, [&](const auto& buffers) {
-    using buffers_type = std::decay_t<decltype(buffers)>;
-    const sorted_pieces<KeysIn, ValuesIn, buffers_type, Compare> leaves{keys, values, starts.data(), buffers, comp};
-    run_tree(starts.data(), leaves, buffers, comp).merge(0, index_t(pieces), 0, pieces);
-  });
+  for (unsigned p = 0; p <= pieces; ++p) starts[p] = corank::detail::piece_begin(size, pieces, p);
+  try {
+    with_ping_pong(size, pieces > 1, keys_out, values_out, [&](const auto& buffers) {
+      using buffers_type = std::decay_t<decltype(buffers)>;
+      const sorted_pieces<KeysIn, ValuesIn, buffers_type, Compare> leaves{keys, values, starts.data(), buffers,
+                                                                           comp};
+      run_tree(starts.data(), leaves, buffers, comp).merge(0, index_t(pieces), 0, pieces);
+    });
+  } catch (const unsorted_input&) {
+    // Pieces that std::stable_sort sorted are out of order for a merge only if comp is not
+    // a strict weak order.
+    argument_error(name, "the comparator is not a strict weak order (merging the sorted pieces found them out of "
+                         "order)");
+  }
 }
 
 }  // namespace detail
@@ -129,16 +143,18 @@ void sort_checked(index_t size, KeysIn keys, ValuesIn values, KeysOut keys_out, 
 template <class Keys, class Compare = corank::less>
 void stable_sort(Keys first, Keys last, Compare comp = {}, unsigned threads = 0) {
   const index_t size = last - first;
-  detail::check_sort("corank::host::stable_sort", size, first, detail::unused{}, first, detail::unused{});
-  detail::sort_checked(size, first, detail::unused{}, first, detail::unused{}, comp, threads);
+  constexpr const char* name = "corank::host::stable_sort";
+  detail::check_sort(name, size, first, detail::unused{}, first, detail::unused{});
+  detail::sort_checked(name, size, first, detail::unused{}, first, detail::unused{}, comp, threads);
 }
 
 // Writes [first, last) sorted to out; returns out + n.
 template <class KeysIn, class KeysOut, class Compare = corank::less>
 KeysOut stable_sort_copy(KeysIn first, KeysIn last, KeysOut out, Compare comp = {}, unsigned threads = 0) {
   const index_t size = last - first;
-  detail::check_sort("corank::host::stable_sort_copy", size, first, detail::unused{}, out, detail::unused{});
-  detail::sort_checked(size, first, detail::unused{}, out, detail::unused{}, comp, threads);
+  constexpr const char* name = "corank::host::stable_sort_copy";
+  detail::check_sort(name, size, first, detail::unused{}, out, detail::unused{});
+  detail::sort_checked(name, size, first, detail::unused{}, out, detail::unused{}, comp, threads);
   return out + size;
 }
 
@@ -146,8 +162,9 @@ KeysOut stable_sort_copy(KeysIn first, KeysIn last, KeysOut out, Compare comp = 
 template <class Keys, class Values, class Compare = corank::less>
 void stable_sort_by_key(Keys first, Keys last, Values values, Compare comp = {}, unsigned threads = 0) {
   const index_t size = last - first;
-  detail::check_sort("corank::host::stable_sort_by_key", size, first, values, first, values);
-  detail::sort_checked(size, first, values, first, values, comp, threads);
+  constexpr const char* name = "corank::host::stable_sort_by_key";
+  detail::check_sort(name, size, first, values, first, values);
+  detail::sort_checked(name, size, first, values, first, values, comp, threads);
 }
 
 // Writes [first, last) sorted to keys_out and values[0, n) along with it to values_out;
@@ -157,8 +174,9 @@ std::pair<KeysOut, ValuesOut> stable_sort_by_key_copy(KeysIn first, KeysIn last,
                                                       ValuesOut values_out, Compare comp = {},
                                                       unsigned threads = 0) {
   const index_t size = last - first;
-  detail::check_sort("corank::host::stable_sort_by_key_copy", size, first, values, keys_out, values_out);
-  detail::sort_checked(size, first, values, keys_out, values_out, comp, threads);
+  constexpr const char* name = "corank::host::stable_sort_by_key_copy";
+  detail::check_sort(name, size, first, values, keys_out, values_out);
+  detail::sort_checked(name, size, first, values, keys_out, values_out, comp, threads);
   return {keys_out + size, values_out + size};
 }
 
