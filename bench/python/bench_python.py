@@ -2,7 +2,7 @@
 """corank's Python benchmark: the corank package against what a CuPy or PyTorch user writes
 today, on sorted inputs on one GPU, in one process (README.md beside this file has the command):
 
-  union1d, ..., setxor1d     corank.X(a, b, check_sorted=False) against cupy.X(a, b)
+  union1d, ..., setxor1d     corank.X(a, b, assume_sorted=True, check_sorted=False) against cupy.X(a, b)
   set_union, ...             corank's multiset operations; no CuPy counterpart (checked against
                              a reference built from CuPy calls, multiset_reference)
   merge                      corank.merge(a, b) against cupy.sort(cupy.concatenate((a, b)))
@@ -174,7 +174,8 @@ def cases(cp, torch, corank, a, b, ta, tb):
     """(op, baseline name, baseline call, corank name, corank call, framework, the expected
     result from CuPy, or None: the baseline's)."""
     out = [(name, f"cupy.{name}", lambda f=getattr(cp, name): f(a, b), f"corank.{name}",
-            lambda f=getattr(corank, name): f(a, b, check_sorted=False), "cupy", None) for name in DISTINCT]
+            lambda f=getattr(corank, name): f(a, b, assume_sorted=True, check_sorted=False), "cupy", None)
+           for name in DISTINCT]
     out += [(name, None, None, f"corank.{name}", lambda f=getattr(corank, name): f(a, b), "cupy",
              lambda op=op: multiset_reference(cp, a, b, op)) for name, op in MULTISET.items()]
     out += [("merge", "cupy.sort(cupy.concatenate)", lambda: cp.sort(cp.concatenate((a, b))), "corank.merge",

@@ -16,7 +16,7 @@ on CPU threads, GPU input on its GPU, ordered on the framework's current stream.
     set_intersection_paired    the intersection with both sides' values
     find_unsorted              where an array stops being sorted
     union1d, intersect1d, setdiff1d, setxor1d
-                               NumPy's distinct-value set routines on sorted input
+                               NumPy's set routines, as NumPy's (unsorted input sorted first)
     release_temporary_memory   return the GPU memory corank keeps between calls
     gpu_unavailable_reason     why the GPU path cannot run here ("" where it can)
 """

@@ -273,35 +273,37 @@ def set_intersection_paired(
     copy: bool = False,
 ) -> tuple[_Array, ...]: ...
 
-# NumPy's distinct-value set routines, on sorted input (assume_sorted=True) by default.
+# NumPy's set routines with NumPy's semantics (array-likes, promotion, NaNs); unsorted input is
+# sorted first, sorted input (one read finds it) is not. Other dtypes raise TypeError.
 def union1d(
     ar1: _ArrayLike,
     ar2: _ArrayLike,
     *,
-    assume_sorted: bool = True,
+    assume_sorted: bool = False,
     check_sorted: bool = True,
     stream: _Stream | None = None,
     threads: int = 0,
 ) -> _Array: ...
 
-# return_indices=True raises NotImplementedError (accepted for NumPy's signature).
+# return_indices=True: (values, first indices in flattened ar1, in flattened ar2).
 def intersect1d(
     ar1: _ArrayLike,
     ar2: _ArrayLike,
     assume_unique: bool = False,
     return_indices: bool = False,
     *,
-    assume_sorted: bool = True,
+    assume_sorted: bool = False,
     check_sorted: bool = True,
     stream: _Stream | None = None,
     threads: int = 0,
-) -> _Array: ...
+) -> _Array | tuple[_Array, _Array, _Array]: ...
+# assume_unique=True keeps ar1's order and repeats, as NumPy does.
 def setdiff1d(
     ar1: _ArrayLike,
     ar2: _ArrayLike,
     assume_unique: bool = False,
     *,
-    assume_sorted: bool = True,
+    assume_sorted: bool = False,
     check_sorted: bool = True,
     stream: _Stream | None = None,
     threads: int = 0,
@@ -311,7 +313,7 @@ def setxor1d(
     ar2: _ArrayLike,
     assume_unique: bool = False,
     *,
-    assume_sorted: bool = True,
+    assume_sorted: bool = False,
     check_sorted: bool = True,
     stream: _Stream | None = None,
     threads: int = 0,

@@ -138,5 +138,19 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
+def first_unsorted(x, name, what, stream=None, copy=False):
+    """(i, len(x)): the first index i with x[i] before x[i - 1] in sorted order, or len(x)
+    where x is sorted; one read of x, on its GPU (waiting for the stream) or on the CPU."""
+    X = _arrays.describe(x, name, what, copy)
+    device = 0 if X.device is None else X.device
+    handle = 0
+    if device != HOST:
+        gpu_check(name, device)
+        handle = _arrays.stream_handle(X, stream)
+        if X.ready_on is not None:
+            _corank.stream_wait(handle, X.ready_on, device)
+    return _corank.find_unsorted(DTYPE_NUMBER[X.dtype], X.ptr, X.size, device, handle), X.size
+
+
 def _item_size(values):
     return 0 if values is None else np.dtype(values.dtype).itemsize

@@ -1,7 +1,6 @@
 """merge and the multiset set operations, their counts and the paired intersection: the
 C++ library's operations (corank::merge, corank::set_union, ...) for Python arrays."""
 
-from . import _arrays, _corank
 from . import _run as r
 
 _COMMON = """
@@ -143,13 +142,4 @@ def find_unsorted(x, *, stream=None, copy=False):
     >>> corank.find_unsorted(np.array([1, 2, 2, 1, 5]))
     3
     """
-    name = "corank.find_unsorted"
-    X = _arrays.describe(x, name, "x", copy)
-    device = 0 if X.device is None else X.device
-    handle = 0
-    if device != _arrays.HOST:
-        r.gpu_check(name, device)
-        handle = _arrays.stream_handle(X, stream)
-        if X.ready_on is not None:
-            _corank.stream_wait(handle, X.ready_on, device)
-    return _corank.find_unsorted(_arrays.DTYPE_NUMBER[X.dtype], X.ptr, X.size, device, handle)
+    return r.first_unsorted(x, "corank.find_unsorted", "x", stream, copy)[0]
