@@ -464,22 +464,32 @@ TEST(HostRobustness, TwoInputFormsStayInTheirOutputs) {
 }
 
 // One key out of order, where a piece boundary's co-rank search reads it, sends that piece's
-// start behind the previous piece's: every two-input form must find that, before writing.
-// Eight pieces, so that a search reads positions far enough from its split (with four, one
-// key cannot send a split back); A the evens and B the odds, so that where the searches read
-// does not depend on the seed.
-TEST(HostRobustness, TwoInputFormsFindAMisplacedKeyAtAPieceBoundary) {
-  std::vector<key> a(side), b(side);
+// start behind the previous piece's. Eight pieces, so that a search reads positions far
+// enough from its split (with four, one key cannot send a split back); A the evens and B the
+// odds, so that where the searches read does not depend on the seed.
+constexpr unsigned misplaced_key_threads = 8;
+
+// A and B for misplaced_key_threads threads, one key of A misplaced so; false where no key
+// sends a split back.
+bool misplaced_key_inputs(std::vector<key>& a, std::vector<key>& b) {
+  a.resize(side);
+  b.resize(side);
   for (std::size_t i = 0; i < side; ++i) {
     a[i] = key(2 * i);
     b[i] = key(2 * i + 1);
   }
-  const unsigned threads = 8;
-  const unsigned pieces = corank::detail::host_thread_count(index_t(2 * side), threads);
-  ASSERT_EQ(pieces, 8u);
+  const unsigned pieces = corank::detail::host_thread_count(index_t(2 * side), misplaced_key_threads);
   const index_t at = misplaced_position(a, b, pieces);
-  ASSERT_GE(at, 0) << "no key sends a split back";
+  if (pieces != misplaced_key_threads || at < 0) return false;
   a[std::size_t(at)] = largest_key;
+  return true;
+}
+
+// Every two-input form must find the misplaced key, before writing.
+TEST(HostRobustness, TwoInputFormsFindAMisplacedKeyAtAPieceBoundary) {
+  std::vector<key> a, b;
+  ASSERT_TRUE(misplaced_key_inputs(a, b)) << "no key sends a split back with eight pieces";
+  const unsigned threads = misplaced_key_threads;
   tallies forms;
   run_two_input_forms(robustness_case{"one key misplaced", a, b, {less_than}}, threads, forms);
   for (const auto& [name, t] : forms) EXPECT_EQ(t.returned, 0) << name << " did not find the misplaced key";
@@ -604,22 +614,15 @@ TEST(HostRobustness, SegmentedFormsStayInTheirOutputs) {
 
 // The two-input test's misplaced key, in one segment: the segmented path finds it too.
 TEST(HostRobustness, SegmentedFormsFindAMisplacedKey) {
-  std::vector<key> a(side), b(side);
-  for (std::size_t i = 0; i < side; ++i) {
-    a[i] = key(2 * i);
-    b[i] = key(2 * i + 1);
-  }
-  const unsigned threads = 8;
-  const index_t at = misplaced_position(a, b, corank::detail::host_thread_count(index_t(2 * side), threads));
-  ASSERT_GE(at, 0) << "no key sends a split back";
-  a[std::size_t(at)] = largest_key;
+  std::vector<key> a, b;
+  ASSERT_TRUE(misplaced_key_inputs(a, b)) << "no key sends a split back with eight pieces";
   const std::vector<index_t> a_offsets{0, index_t(side)}, b_offsets{0, index_t(side)};
   guarded_outputs out;
   key* keys_out = out.make<key>(2 * side);
   index_t* offsets_out = out.make<index_t>(2, false);
   EXPECT_THROW(corank::host::segmented_set_union(a.begin(), a.end(), a_offsets.begin(), b.begin(), b.end(),
                                                  b_offsets.begin(), 1, keys_out, offsets_out, key_order{less_than},
-                                                 threads),
+                                                 misplaced_key_threads),
                corank::unsorted_input);
   EXPECT_TRUE(out.untouched());
 }
