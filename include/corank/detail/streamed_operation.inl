@@ -96,18 +96,13 @@ struct streamed_layout {
   std::size_t device() const { return streamed_slots * (in + out) + align_up(temp) + 256; }
 };
 
-// Chunks longer than this are larger than any device's memory: refused as such, before their
-// byte counts could overflow.
+// Chunks longer than this are larger than any device's memory: plan_streamed refuses them
+// before layout_for's byte counts could overflow.
 inline constexpr index_t max_streamed_chunk = index_t(1) << 40;
 
 template <class Op, class Key, class Value, class Compare>
 streamed_layout layout_for(index_t chunk, bool writes, const Op& op, Compare comp) {
   streamed_layout l{};
-  if (chunk > max_streamed_chunk) {  // a chunk this large cannot run
-    l.capacity = chunk;
-    l.temp = std::size_t(-1) / 4;
-    return l;
-  }
   l.capacity = chunk + 1;
   l.keys = align_up(std::size_t(l.capacity) * sizeof(Key));
   l.values = is_used_v<Value> ? align_up(std::size_t(l.capacity) * sizeof(Value)) : 0;
@@ -149,6 +144,10 @@ streamed_layout plan_streamed(const char* context, index_t total, bool writes, c
                         " bytes of GPU memory; the budget is " + std::to_string(budget) + " bytes");
   };
   if (options.chunk != 0) {
+    if (options.chunk > max_streamed_chunk) {
+      throw out_of_memory(std::string(context) + ": chunks of " + std::to_string(options.chunk) +
+                          " steps are larger than any GPU's memory");
+    }
     if (!fits(options.chunk)) refuse(options.chunk);
     return layout_for<Op, Key, Value>(options.chunk, writes, op, comp);
   }
