@@ -39,7 +39,7 @@
 //   N the m + n of all ranks) and overlap no input. A run takes the plan every rank got from
 //   the same plan() call, on the same partitions. Over NCCL, one process per GPU: threads of
 //   one process driving several GPUs can deadlock (a free on one GPU waits for the other's
-//   NCCL kernel, which waits for this rank's call; docs/design.md, section 12e).
+//   NCCL kernel, which waits for this rank's call; docs/design.md, "Distributed forms").
 // - Two forms. plan(): the search alone (step 1), collective; returns the same plan on every
 //   rank. operator()(plan, ...): steps 2 and 3, for a plan of an op of the same partitioning
 //   (a merge's or a set operation's) over the same partitions. operator()(a, m, b, ...): both.

@@ -26,7 +26,8 @@
 //   does not wait for its kernels, so it cannot say so.
 // - Algorithm: blocks sort tiles in shared memory, then k-way merge passes (merge_runs.cuh)
 //   merge up to 64 runs at a time: 2^28 int32 keys take the block sort and 3 passes
-//   (docs/design.md, section 12a). Each stage reads and writes every element once.
+//   (docs/design.md, "The k-way merge and the sort"). Each stage reads and writes every
+//   element once.
 //   Temporary storage: a buffer of n keys (and n values), plus the passes' samples and
 //   splits, a few percent of that.
 

@@ -7,7 +7,7 @@
 //
 // Passes: R runs take P = ceil(log_64 R) passes of g-way merges, g the least with g^P >= R;
 // each pass reads and writes every element once, so fewer, wider passes are what is fast
-// (docs/design.md, "The sort and the k-way merge").
+// (docs/design.md, "The k-way merge and the sort").
 
 #include <corank/detail/dispatch.cuh>
 #include <corank/detail/iterators.hpp>
