@@ -1,8 +1,8 @@
-"""The README's Python examples run, and print what their comments say: a line
-`expression  # value: prose` must give repr(expression) == value, and an assignment
-`x, y = ...  # x: value` must give repr(x) == value. Blocks that import CuPy or PyTorch run where
-a GPU and the library are there, blocks that import Dask where Dask is (skipped, with the
-reason, elsewhere)."""
+"""The Python examples of the README (its Python section) and of docs/guide/python.md run,
+and print what their comments say: a line `expression  # value: prose` must give
+repr(expression) == value, and an assignment `x, y = ...  # x: value` must give repr(x) == value.
+Blocks that import CuPy or PyTorch run where a GPU and the library are there, blocks that import
+Dask where Dask is (skipped, with the reason, elsewhere)."""
 
 import pathlib
 import re
@@ -11,14 +11,19 @@ import pytest
 
 import corank
 
-README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def python_blocks():
-    text = README.read_text()
-    section = text[text.index("\n## Python\n"):]
+    """(document, block) for every Python block of the README's Python section and of the guide."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("\n## Python\n"):]
     section = section[:section.index("\n## ", 1)]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
+    guide = (ROOT / "docs" / "guide" / "python.md").read_text()
+    blocks = [("README", b) for b in re.findall(r"```python\n(.*?)```", section, re.S)]
+    blocks += [("guide", b) for b in re.findall(r"```python\n(.*?)```", guide, re.S)]
+    assert blocks, "no Python examples found"
+    return blocks
 
 
 def needs(block):
@@ -28,8 +33,11 @@ def needs(block):
     return None
 
 
-@pytest.mark.parametrize("block", python_blocks(), ids=lambda b: needs(b) or "numpy")
-def test_readme_example(block):
+BLOCKS = python_blocks()
+
+
+@pytest.mark.parametrize("document, block", BLOCKS, ids=[f"{d}-{needs(b) or 'numpy'}" for d, b in BLOCKS])
+def test_readme_example(document, block):
     library = needs(block)
     if library:
         pytest.importorskip(library, reason=f"the example needs {library}")
@@ -51,6 +59,6 @@ def test_readme_example(block):
         else:  # an expression: `# value: prose`
             expected = head
             got = repr(eval(code, scope))
-        assert got == expected, f"README line {line!r}: got {got}"
+        assert got == expected, f"{document} line {line!r}: got {got}"
         checked += 1
     assert checked > 0

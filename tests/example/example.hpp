@@ -1,7 +1,7 @@
 #pragma once
 // The README example's custom op and its output, shared by the example's GPU form
 // (readme_example.cu) and CPU form (readme_example_host.cpp).
-// The README shows this file from here on (check_readme.cmake checks).
+// docs/guide/cpp.md shows this file from here on (check_readme.cmake checks).
 #include <corank/op.hpp>
 
 #include <cstdio>

@@ -1,6 +1,7 @@
-// The README example on the GPU: six steps, each printing its result. Run by the tests
-// (run_example.cmake compares its output with readme_example.txt, as for the CPU form).
-// The README shows this file from here on (check_readme.cmake checks).
+// The README example on the GPU, a tour of the C++ forms: seven steps, each printing its
+// result. Run by the tests (run_example.cmake compares its output with readme_example.txt, as
+// for the CPU form).
+// docs/guide/cpp.md shows this file from here on (check_readme.cmake checks).
 #include <corank/corank.cuh>
 #include <thrust/device_vector.h>
 

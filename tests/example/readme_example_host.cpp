@@ -1,7 +1,7 @@
 // The README example on the CPU backend: the GPU form's steps on corank::host, compiled by
 // the C++ compiler alone and run by the tests everywhere (run_example.cmake compares its
 // output with readme_example.txt, as for the GPU form).
-// The README shows this file from here on (check_readme.cmake checks).
+// docs/guide/cpp.md shows this file from here on (check_readme.cmake checks).
 #include <corank/host/merge.hpp>
 #include <corank/host/merge_runs.hpp>
 #include <corank/host/operation.hpp>

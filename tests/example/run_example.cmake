@@ -1,4 +1,5 @@
-# Runs a form of the README example and compares what it prints with the expected output:
+# Runs a form of the README example, or the quick start, and compares what it prints with the
+# expected output:
 #   cmake -DEXAMPLE=<program> -DEXPECTED=<file> -P run_example.cmake
 # A program that prints "no CUDA GPU: skipped" is passed on as skipped (the test's
 # SKIP_REGULAR_EXPRESSION); any other difference, or a nonzero exit, fails with both texts.

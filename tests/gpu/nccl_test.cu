@@ -243,7 +243,7 @@ TEST_F(NcclOneRank, EveryOperationComparatorOnlyKey) {
   every_operation<opaque_key>(comms);
 }
 
-// The names as the README writes them: plan, then run; the one-call forms; counts.
+// The names as docs/guide/cpp.md writes them: plan, then run; the one-call forms; counts.
 TEST_F(NcclOneRank, Names) {
   nccl_comms comms(1);
   ncclComm_t comm = comms.comms[0];

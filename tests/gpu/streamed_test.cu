@@ -4,7 +4,8 @@
 // test) on every shape with chunks from 1 step; pinned and pageable inputs and outputs in
 // every combination; budgets that force small chunks, and budgets too small; argument
 // errors; a sink that throws (the call stops, the GPU and its memory are left as before);
-// README.md's sink example, as written there; and 2^32 outputs from two inputs of 2^31 keys.
+// docs/guide/cpp.md's sink example, as written there; and 2^32 outputs from two inputs of
+// 2^31 keys.
 
 #include <corank/error.hpp>
 #include <corank/streamed.cuh>
@@ -210,7 +211,7 @@ TEST_F(Streamed, ASinkThatThrowsStopsTheCallAndLeavesTheGpuAsItWas) {
   EXPECT_TRUE(std::is_sorted(out.begin(), out.end()));
 }
 
-// README.md, "Data larger than the GPU": its code, with a temporary file for `out`.
+// docs/guide/cpp.md, "Data larger than the GPU": its code, with a temporary file for `out`.
 TEST_F(Streamed, ReadmeSinkExample) {
   std::vector<std::int64_t> av(300000), bv(200000);
   for (std::size_t i = 0; i < av.size(); ++i) av[i] = std::int64_t(3 * i);

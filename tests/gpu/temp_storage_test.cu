@@ -228,7 +228,7 @@ TEST(HostTempStorage, LessThanQueriedIsInvalidValueBeforeAnyCudaCall) {
   }
 }
 
-// The default strategy's query covers every strategy (README), merges included.
+// The default strategy's query covers every strategy (docs/guide/cpp.md), merges included.
 TEST(HostTempStorage, AutomaticQueryIsTheMostAnyStrategyNeeds) {
   for (const size_pair s : temp_storage_sizes(false)) {
     host_case c(s.m, s.n);
