@@ -13,9 +13,11 @@ namespace corank::detail {
 
 // One 64-bit word per tile: a 2-bit status and a 62-bit count. All zero means "not yet
 // published", so a cudaMemsetAsync initializes it. A tile that found its inputs unsorted
-// (tile_agent.cuh) publishes `poisoned` instead of a count: a status that ends look-backs as
-// an inclusive prefix does, and that every later tile inherits, so none of them gets an
-// offset, and none stores. Status and count travel in one word, so
+// (tile_agent.cuh) publishes the poisoned prefix instead of a count: an inclusive prefix of
+// the count field's largest value, which no output reaches. It ends look-backs as any
+// inclusive prefix does, every later tile's sum comes to at least it (and so inherits it),
+// and none of them gets an offset or stores. Found from the sum alone, it costs the
+// look-back one comparison. Status and count travel in one word, so
 // relaxed atomics suffice: a reader uses nothing but the word it read. (Release and acquire
 // would cost a GPU-wide fence per publication and a cache invalidation per read.)
 class tile_prefix_state {
@@ -29,7 +31,7 @@ class tile_prefix_state {
   __device__ void publish_count(int tile, index_t count) const { publish(tile, tile == 0 ? inclusive : partial, count); }
 
   // Instead of publish_count, by a tile whose inputs were found unsorted.
-  __device__ void publish_poisoned(int tile) const { publish(tile, poisoned, 0); }
+  __device__ void publish_poisoned(int tile) const { publish(tile, inclusive, poisoned_prefix); }
 
   // Called by a whole warp of tile `tile`, after publish_count: returns the sum of the
   // counts of all earlier tiles, and publishes the tile's inclusive prefix; or, where an
@@ -58,24 +60,21 @@ class tile_prefix_state {
       }
       // Sum back to the nearest predecessor that knows its inclusive prefix (lowest lane of
       // the first row that has one).
-      // A poisoned word ends the look-back as an inclusive one does.
       index_t sum = 0;
-      bool found = false, poisoned_before = false;
+      bool found = false;
       CORANK_PRAGMA_UNROLL
       for (int r = 0; r < depth; ++r) {
-        const unsigned done = __ballot_sync(0xffffffffu, (words[r] & status_mask) >= inclusive);
-        const unsigned poison = __ballot_sync(0xffffffffu, (words[r] & status_mask) == poisoned);
+        const unsigned done = __ballot_sync(0xffffffffu, (words[r] & status_mask) == inclusive);
         const int last_lane = done != 0 ? __ffs(done) - 1 : 31;
         if (!found && lane <= last_lane) sum += index_t(words[r] & count_mask);
-        poisoned_before = poisoned_before || (!found && (poison >> last_lane & 1) != 0);
         found = found || done != 0;
       }
-      if (poisoned_before) {
-        if (lane == 0) publish_poisoned(tile);
-        return -1;
-      }
-      prefix += warp_sum(sum);
+      prefix += warp_sum(sum);  // one poisoned prefix and partial counts: no overflow
       if (found) break;
+    }
+    if (prefix >= index_t(poisoned_prefix)) {
+      if (lane == 0) publish_poisoned(tile);
+      return -1;
     }
     if (lane == 0) publish(tile, inclusive, prefix + count);
     return prefix;
@@ -84,9 +83,9 @@ class tile_prefix_state {
  private:
   static constexpr unsigned long long partial = 1ull << 62;
   static constexpr unsigned long long inclusive = 2ull << 62;
-  static constexpr unsigned long long poisoned = 3ull << 62;
   static constexpr unsigned long long status_mask = 3ull << 62;
   static constexpr unsigned long long count_mask = (1ull << 62) - 1;
+  static constexpr unsigned long long poisoned_prefix = count_mask;  // outputs are fewer
 
   __device__ void publish(int tile, unsigned long long status, index_t count) const {
     cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words_[tile])
