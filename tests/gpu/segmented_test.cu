@@ -378,6 +378,35 @@ TEST_F(Segmented, BadArgumentsGetASentenceAndNothingIsWritten) {
             corank::device::segmented_set_union_count(nullptr, bytes, a.data(), index_t(-1), ao.data(), b.data(),
                                                       index_t(2), bo.data(), 1, static_cast<int*>(nullptr),
                                                       static_cast<index_t*>(nullptr)));
+
+  // The two-phase runs refuse null offsets (S > 0), a null offsets_out and null counts_out,
+  // and write nothing.
+  const device_buffer<index_t> total(1);
+  std::size_t union_bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::segmented_set_union(nullptr, union_bytes, a.data(), index_t(3), ao.data(),
+                                                             b.data(), index_t(2), bo.data(), 1, out.first(),
+                                                             offsets.first(), total.data()));
+  const device_buffer<unsigned char> temp(union_bytes);
+  auto run_union = [&](const index_t* a_offsets, index_t* offsets_out) {
+    return corank::device::segmented_set_union(temp.data(), union_bytes, a.data(), index_t(3), a_offsets, b.data(),
+                                               index_t(2), bo.data(), 1, out.first(), offsets_out, total.data());
+  };
+  EXPECT_EQ(cudaErrorInvalidValue, run_union(nullptr, offsets.first()));
+  EXPECT_EQ(cudaErrorInvalidValue, run_union(ao.data(), nullptr));
+  guarded_output<int> counts(1);
+  std::size_t count_bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::segmented_set_union_count(nullptr, count_bytes, a.data(), index_t(3),
+                                                                   ao.data(), b.data(), index_t(2), bo.data(), 1,
+                                                                   counts.first(), total.data()));
+  const device_buffer<unsigned char> count_temp(count_bytes);
+  EXPECT_EQ(cudaErrorInvalidValue,
+            corank::device::segmented_set_union_count(count_temp.data(), count_bytes, a.data(), index_t(3), ao.data(),
+                                                      b.data(), index_t(2), bo.data(), 1, static_cast<int*>(nullptr),
+                                                      total.data()));
+  CORANK_EXPECT_DEVICE_OK();
+  EXPECT_TRUE(out.untouched());
+  EXPECT_TRUE(offsets.untouched());
+  EXPECT_TRUE(counts.untouched());
 }
 
 }  // namespace
