@@ -122,18 +122,11 @@ TEST(HostSearchShapes, ManyThreadsFewKeys) {
 // NaNs last, all equivalent (nan_last_less): NumPy's searchsorted finds them so.
 TEST(HostSearchShapes, NaNsUnderNanLastLess) {
   std::mt19937_64 rng = make_rng();
-  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t nans_h : {0, 1, 5000}) {
     for (std::size_t nans_q : {0, 1, 70000}) {
-      std::vector<double> haystack(100000), queries(150000);
-      for (double& x : haystack) x = double(rng() % 1000);
-      for (double& x : queries) x = double(rng() % 1100) - 50.0;
-      std::sort(haystack.begin(), haystack.end());
-      std::sort(queries.begin(), queries.end());
-      haystack.insert(haystack.end(), nans_h, nan);
-      queries.insert(queries.end(), nans_q, nan);
+      const sorted_inputs<double> in = inputs_with_nans(100000, 150000, nans_h, nans_q, rng);
       SCOPED_TRACE("NaNs: " + std::to_string(nans_h) + " in the haystack, " + std::to_string(nans_q) + " queries");
-      check_forms<std::int64_t>(haystack, queries, corank::nan_last_less{}, 7);
+      check_forms<std::int64_t>(in.b, in.a, corank::nan_last_less{}, 7);
     }
   }
 }

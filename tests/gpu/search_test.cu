@@ -215,18 +215,12 @@ TEST(GpuSearchShapes, EveryOffsetFromALine) {
 TEST(GpuSearchShapes, NaNsUnderNanLastLess) {
   CORANK_REQUIRE_GPU();
   std::mt19937_64 rng = make_rng();
-  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t nans_h : {0, 1, 5000}) {
     for (std::size_t nans_q : {0, 1, 7000}) {
-      std::vector<double> haystack(quick_or(100000, 9000)), queries(quick_or(150000, 7000));
-      for (double& x : haystack) x = double(rng() % 1000);
-      for (double& x : queries) x = double(rng() % 1100) - 50.0;
-      std::sort(haystack.begin(), haystack.end());
-      std::sort(queries.begin(), queries.end());
-      haystack.insert(haystack.end(), nans_h, nan);
-      queries.insert(queries.end(), nans_q, nan);
+      const sorted_inputs<double> in = inputs_with_nans(quick_or(100000, 9000), quick_or(150000, 7000), nans_h, nans_q,
+                                                        rng);
       SCOPED_TRACE("NaNs: " + std::to_string(nans_h) + " in the haystack, " + std::to_string(nans_q) + " queries");
-      check_forms(haystack, queries, corank::nan_last_less{}, {strategy::automatic});
+      check_forms(in.b, in.a, corank::nan_last_less{}, {strategy::automatic});
       if (HasFailure()) return;
     }
   }

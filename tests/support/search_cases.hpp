@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,23 @@ std::vector<index_t> reference_search(search_form f, const std::vector<K>& hayst
     }
   }
   return out;
+}
+
+// A haystack of h and queries of q doubles from a few hundred values, sorted, then `nans_h`
+// and `nans_q` NaNs at their ends (NaNs last: sorted under nan_last_less).
+inline sorted_inputs<double> inputs_with_nans(std::size_t h, std::size_t q, std::size_t nans_h, std::size_t nans_q,
+                                              std::mt19937_64& rng) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  sorted_inputs<double> in;  // a: the queries, b: the haystack
+  in.b.resize(h);
+  in.a.resize(q);
+  for (double& x : in.b) x = double(rng() % 1000);
+  for (double& x : in.a) x = double(rng() % 1100) - 50.0;
+  std::sort(in.b.begin(), in.b.end());
+  std::sort(in.a.begin(), in.a.end());
+  in.b.insert(in.b.end(), nans_h, nan);
+  in.a.insert(in.a.end(), nans_q, nan);
+  return in;
 }
 
 // Whether `out` (guard_elements of poison, the m answers, guard_elements of poison) holds
