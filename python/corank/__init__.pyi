@@ -329,6 +329,7 @@ def searchsorted(
     side: Literal["left", "right"] = "left",
     sorter: _ArrayLike | None = None,
     *,
+    assume_sorted: bool = False,
     check_sorted: bool = True,
     stream: _Stream | None = None,
     threads: int = 0,
@@ -340,6 +341,8 @@ def isin(
     invert: bool = False,
     *,
     kind: Literal["sort", "table"] | None = None,
+    assume_sorted: bool = False,
+    check_sorted: bool = True,
     stream: _Stream | None = None,
     threads: int = 0,
 ) -> _Array: ...

@@ -100,9 +100,10 @@ def _argsort(lib, x):
     return lib.argsort(x, kind="stable") if lib is np else lib.argsort(x)
 
 
-def _search(op, name, a, v, lib, stream, threads, names):
-    """op (a search) of v (any order) in sorted a, by the plan for their sizes."""
-    first, m = r.first_unsorted(v, name, names[0], stream, copy=True)
+def _search(op, name, a, v, lib, v_sorted, stream, threads, names):
+    """op (a search) of v in sorted a, by the plan for their sizes. v_sorted: whether v is
+    known to be sorted (else one read finds out)."""
+    first, m = (len(v), len(v)) if v_sorted else r.first_unsorted(v, name, names[0], stream, copy=True)
     plan = _plan(m, len(a), first == m, lib, lib is not None and _is_float(v))
     if plan == "merge":
         if first != m:
@@ -119,7 +120,7 @@ def _search(op, name, a, v, lib, stream, threads, names):
     return ~found if op == r.NOT_CONTAINS else found
 
 
-def searchsorted(a, v, side="left", sorter=None, *, check_sorted=True, stream=None, threads=0):
+def searchsorted(a, v, side="left", sorter=None, *, assume_sorted=False, check_sorted=True, stream=None, threads=0):
     """Indices where the elements of v would be inserted into sorted a to keep it sorted
     (numpy.searchsorted): for each element x of v, the first index i with a[i] >= x
     (side='left') or a[i] > x (side='right'); int64, of v's shape (a NumPy scalar where v is
@@ -127,9 +128,12 @@ def searchsorted(a, v, side="left", sorter=None, *, check_sorted=True, stream=No
     a : 1-D, sorted ascending (NaNs last); or any order with `sorter`, the indices that sort
         it (numpy.argsort), and the indices returned are then into a[sorter].
     v : any shape, any order.
-    check_sorted : check that a (a[sorter]) is sorted first, one read: an unsorted a raises
-        ValueError (NumPy returns meaningless indices for it). False skips the read; an
-        unsorted a then gives unspecified indices within [0, len(a)], or ValueError.
+    assume_sorted : False (default): v's order is found by one read of it. True: v is sorted
+        ascending (NaNs last), as a is.
+    check_sorted : check what must be sorted first, one read each: a (a[sorter]), and v with
+        assume_sorted=True; an unsorted one raises ValueError (NumPy returns meaningless
+        indices for an unsorted a). False skips the reads; an unsorted input then gives
+        unspecified indices within [0, len(a)], or ValueError.
 
     Sorted v (found so by one read) is searched in one pass over v and a, O(len(v) + len(a)),
     unless v is short enough that binary searches cost less (the library's searchsorted,
@@ -157,8 +161,11 @@ def searchsorted(a, v, side="left", sorter=None, *, check_sorted=True, stream=No
         haystack = _sorted_by(name, haystack, sorter, lh)
     if check_sorted:
         _sorted(name, haystack, "a" if sorter is None else "a[sorter]", lh, True, True, stream)
+        if assume_sorted:
+            _sorted(name, queries, "v", lq, True, True, stream)
     op = r.UPPER_BOUND if side == "right" else r.LOWER_BOUND
-    return _like_input(lq, _search(op, name, haystack, queries, lib, stream, threads, ("v", "a")), shape)
+    answers = _search(op, name, haystack, queries, lib, assume_sorted, stream, threads, ("v", "a"))
+    return _like_input(lq, answers, shape)
 
 
 def _sorted_by(name, a, sorter, lib):
@@ -178,7 +185,8 @@ def _sorted_by(name, a, sorter, lib):
     return a[sorter]
 
 
-def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None, stream=None, threads=0):
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None, assume_sorted=False,
+         check_sorted=True, stream=None, threads=0):
     """Whether each element of `element` is in `test_elements` (numpy.isin): a bool array of
     element's shape, True where the value occurs in test_elements (invert=True: where it does
     not). NaN is in nothing, as in NumPy.
@@ -187,6 +195,10 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     assume_unique, kind : NumPy's, accepted for compatibility: the result is the same for
         every value (kind must be None, 'sort' or 'table'; 'table' only for integers, as in
         NumPy).
+    assume_sorted : False (default): each input's order is found by one read. True: both are
+        sorted ascending (NaNs last).
+    check_sorted : with assume_sorted=True, check that they are (one read of each); an unsorted
+        one raises ValueError. Default True.
 
     Sorted element is found in one pass over both, O(len(element) + len(test_elements));
     other cases as in corank.searchsorted.
@@ -209,9 +221,11 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     t = _result_type(lib, e, t_)
     if lib is not None:
         e, t_ = (x if x.dtype == t else (x.to(t) if _is_torch(lib) else x.astype(t)) for x in (e, t_))
-    t_ = _sorted(name, t_, "test_elements", lt, False, True, stream)[0]
+    t_ = _sorted(name, t_, "test_elements", lt, assume_sorted, check_sorted, stream)[0]
+    if assume_sorted and check_sorted:
+        _sorted(name, e, "element", le, True, True, stream)
     op = r.NOT_CONTAINS if invert else r.CONTAINS
-    flags = _search(op, name, t_, e, lib, stream, threads, ("element", "test_elements"))
+    flags = _search(op, name, t_, e, lib, assume_sorted, stream, threads, ("element", "test_elements"))
     # corank's NaNs are one value; NumPy's NaN is in nothing (invert: not in everything).
     if lib is not None and _is_float(e) and len(t_) and bool(lib.isnan(t_[-1])):
         flags[lib.isnan(e)] = bool(invert)

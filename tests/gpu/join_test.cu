@@ -217,7 +217,7 @@ TEST(GpuJoinErrors, UnsortedInputsAndBadArguments) {
     const device_buffer<std::int32_t> l(left), r(right);
     try {
       const index_t pairs = corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end());
-      guarded_output<index_t> lo(std::size_t(pairs)), ro(std::size_t(pairs));
+      guarded_output<index_t> lo{static_cast<std::size_t>(pairs)}, ro{static_cast<std::size_t>(pairs)};
       corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), lo.first(), ro.first());
       CORANK_ASSERT_DEVICE_OK();
       EXPECT_TRUE(guards_intact(lo.buffer.to_host(), guard_elements, lo.count));
