@@ -10,6 +10,7 @@
 #include <corank/host/merge.hpp>
 #include <corank/host/merge_runs.hpp>
 #include <corank/host/operation.hpp>
+#include <corank/host/search.hpp>
 #include <corank/host/segmented.hpp>
 #include <corank/host/segmented_operation.hpp>
 #include <corank/host/set_operations.hpp>
@@ -21,6 +22,7 @@
 #include <corank/merge_runs.cuh>
 #include <corank/op.hpp>
 #include <corank/operation.cuh>
+#include <corank/search.cuh>
 #include <corank/segmented.cuh>
 #include <corank/segmented_operation.cuh>
 #include <corank/segmented_path.hpp>

@@ -17,6 +17,8 @@ on CPU threads, GPU input on its GPU, ordered on the framework's current stream.
     find_unsorted              where an array stops being sorted
     union1d, intersect1d, setdiff1d, setxor1d
                                NumPy's set routines, as NumPy's (unsorted input sorted first)
+    searchsorted, isin         NumPy's, as NumPy's: sorted queries in one pass over both arrays
+    join, join_count           the inner join of two key columns: every matching pair of positions
     release_temporary_memory   return the GPU memory corank keeps between calls
     gpu_unavailable_reason     why the GPU path cannot run here ("" where it can)
 """
@@ -24,6 +26,8 @@ on CPU threads, GPU input on its GPU, ordered on the framework's current stream.
 from . import _corank
 from ._arrays import DeviceArray
 from ._numpy_style import intersect1d, setdiff1d, setxor1d, union1d
+from ._join import join, join_count
+from ._search import isin, searchsorted
 from ._set_operations import (find_unsorted, merge, set_difference, set_difference_count, set_intersection, set_intersection_count,
                               set_intersection_paired, set_symmetric_difference, set_symmetric_difference_count,
                               set_union, set_union_count)
@@ -31,9 +35,10 @@ from ._set_operations import (find_unsorted, merge, set_difference, set_differen
 __version__ = "0.1.0"
 
 __all__ = [
-    "DeviceArray", "find_unsorted", "gpu_unavailable_reason", "intersect1d", "merge", "release_temporary_memory", "set_difference",
+    "DeviceArray", "find_unsorted", "gpu_unavailable_reason", "intersect1d", "isin", "join", "join_count", "merge", "release_temporary_memory", "set_difference",
     "set_difference_count", "set_intersection", "set_intersection_count", "set_intersection_paired",
-    "set_symmetric_difference", "set_symmetric_difference_count", "set_union", "set_union_count", "setdiff1d",
+    "searchsorted", "set_symmetric_difference", "set_symmetric_difference_count", "set_union", "set_union_count",
+    "setdiff1d",
     "setxor1d", "union1d",
 ]
 

@@ -11,10 +11,11 @@ import numpy.typing as npt
 __version__: str
 __all__ = [
     "DeviceArray",
-    "find_unsorted", "gpu_unavailable_reason", "intersect1d", "merge", "release_temporary_memory", "set_difference",
-    "set_difference_count", "set_intersection", "set_intersection_count", "set_intersection_paired",
-    "set_symmetric_difference", "set_symmetric_difference_count", "set_union", "set_union_count", "setdiff1d",
-    "setxor1d", "union1d",
+    "find_unsorted", "gpu_unavailable_reason", "intersect1d", "isin", "join", "join_count", "merge",
+    "release_temporary_memory",
+    "searchsorted", "set_difference", "set_difference_count", "set_intersection", "set_intersection_count",
+    "set_intersection_paired", "set_symmetric_difference", "set_symmetric_difference_count", "set_union",
+    "set_union_count", "setdiff1d", "setxor1d", "union1d",
 ]
 
 # An input: a 1-D NumPy array or list (CPU threads), a CuPy array, a PyTorch tensor (CUDA or
@@ -318,3 +319,50 @@ def setxor1d(
     stream: _Stream | None = None,
     threads: int = 0,
 ) -> _Array: ...
+
+# NumPy's searchsorted and isin with NumPy's semantics; v and element of any shape and order.
+# searchsorted: int64 indices of v's shape (a NumPy scalar for a scalar v); isin: bools of
+# element's shape (uint8 for other GPU arrays).
+def searchsorted(
+    a: _ArrayLike,
+    v: Any,
+    side: Literal["left", "right"] = "left",
+    sorter: _ArrayLike | None = None,
+    *,
+    assume_sorted: bool = False,
+    check_sorted: bool = True,
+    stream: _Stream | None = None,
+    threads: int = 0,
+) -> Any: ...
+def isin(
+    element: Any,
+    test_elements: Any,
+    assume_unique: bool = False,
+    invert: bool = False,
+    *,
+    kind: Literal["sort", "table"] | None = None,
+    assume_sorted: bool = False,
+    check_sorted: bool = True,
+    stream: _Stream | None = None,
+    threads: int = 0,
+) -> _Array: ...
+
+# The inner join of two key columns: (left_indices, right_indices), int64, every matching pair.
+def join(
+    left: _ArrayLike,
+    right: _ArrayLike,
+    *,
+    assume_sorted: bool = False,
+    check_sorted: bool = True,
+    stream: _Stream | None = None,
+    threads: int = 0,
+) -> tuple[_Array, _Array]: ...
+def join_count(
+    left: _ArrayLike,
+    right: _ArrayLike,
+    *,
+    assume_sorted: bool = False,
+    check_sorted: bool = True,
+    stream: _Stream | None = None,
+    threads: int = 0,
+) -> int: ...

@@ -201,7 +201,8 @@ def _allocate(like, n, dtype, device, stream, stream_given):
                 return cupy.empty(n, dtype=dtype)
             with _cupy_stream(cupy, stream):
                 return cupy.empty(n, dtype=dtype)
-    return DeviceArray(_corank.device_empty(n, DTYPE_NUMBER[dtype], device), stream)
+    # Flags (bool) as bytes: a DeviceArray has the dtypes of corank's keys.
+    return DeviceArray(_corank.device_empty(n, DTYPE_NUMBER["uint8" if dtype == "bool" else dtype], device), stream)
 
 
 def _cupy_stream(cupy, handle):

@@ -12,13 +12,18 @@ STRATEGIES = ("automatic", "naive", "tiled", "circular", "partitioned")
 # Operation numbers of the extension (python/src/operands.hpp).
 MERGE, UNION, INTERSECTION, DIFFERENCE, SYMMETRIC_DIFFERENCE = 0, 1, 2, 3, 4
 UNION_DISTINCT, INTERSECTION_DISTINCT, DIFFERENCE_DISTINCT, SYMMETRIC_DIFFERENCE_DISTINCT = 5, 6, 7, 8
+# The searches: a holds the queries, b the sorted array; one output per query.
+LOWER_BOUND, UPPER_BOUND, CONTAINS, NOT_CONTAINS = 9, 10, 11, 12
+_SEARCH_OUTPUT = {LOWER_BOUND: "int64", UPPER_BOUND: "int64", CONTAINS: "bool", NOT_CONTAINS: "bool"}
+# The join: its count (count_only), or its pairs' positions in a and in b (`pairs` of them).
+JOIN = 13
 
 
 def _bound(op, m, n):
     """The most elements `op` writes for inputs of m and n."""
     if op in (INTERSECTION, INTERSECTION_DISTINCT):
         return min(m, n)
-    if op in (DIFFERENCE, DIFFERENCE_DISTINCT):
+    if op in (DIFFERENCE, DIFFERENCE_DISTINCT) or op in _SEARCH_OUTPUT:
         return m
     return m + n
 
@@ -52,9 +57,9 @@ def gpu_check(name, device):
 
 
 def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_only=False, count_on_device=False,
-        strategy="automatic", check_sorted=False, stream=None, threads=0, copy=False, names=("a", "b")):
+        strategy="automatic", check_sorted=False, stream=None, threads=0, copy=False, names=("a", "b"), pairs=0):
     """Runs one operation; returns what the public functions return (see their docstrings).
-    `names`: what the caller calls a and b, for the errors."""
+    `names`: what the caller calls a and b, for the errors; `pairs`: the join's count."""
     A = _arrays.describe(a, name, names[0], copy)
     B = _arrays.describe(b, name, names[1], copy)
     _same_place(name, A, B, names)
@@ -97,12 +102,14 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
             _corank.stream_wait(handle, framework_stream, device)
     new = lambda n, dtype: _arrays.empty(A, n, dtype, device, handle, stream is not None)  # noqa: E731
 
-    bound = 0 if count_only else _bound(op, A.size, B.size)
+    bound = 0 if count_only else pairs if op == JOIN else _bound(op, A.size, B.size)
     # Never a null output where there are inputs (corank refuses one), even for an empty result.
     room = max(bound, 1) if A.size + B.size > 0 else 0
     keys_out = values_out = b_values_out = count = None
     if not count_only:
-        keys_out = new(room, A.dtype)
+        keys_out = new(room, "int64" if op == JOIN else _SEARCH_OUTPUT.get(op, A.dtype))
+        if op == JOIN:
+            values_out = new(room, "int64")
         if with_values:
             values_out = new(room, VA.dtype)
             if paired:
@@ -118,7 +125,7 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
         pointer(values_out) if values_out is not None else 0,
         pointer(b_values_out) if b_values_out is not None else 0,
         count_only, pointer(count) if count is not None else 0,
-        kind, check_sorted, device if on_gpu else HOST, handle, threads)
+        kind, check_sorted, device if on_gpu else HOST, handle, threads, pairs)
 
     # `size` is 0 to _bound(op, m, n), or -1 where count_on_device left it on the GPU: the
     # extension raises ValueError for any other (only unsorted inputs give one), so no view

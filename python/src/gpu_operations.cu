@@ -90,6 +90,11 @@ index_t run_kernels(const operands& o, cudaStream_t stream) {
     case operation::set_intersection: return run_gpu_intersection(o, stream);
     case operation::set_difference: return run_gpu_difference(o, stream);
     case operation::set_symmetric_difference: return run_gpu_symmetric_difference(o, stream);
+    case operation::lower_bound:
+    case operation::upper_bound: return run_gpu_bounds(o, stream);
+    case operation::contains:
+    case operation::not_contains: return run_gpu_contains(o, stream);
+    case operation::join: return run_gpu_join(o, stream);
     default: return run_gpu_distinct(o, stream);
   }
 }
@@ -130,6 +135,8 @@ index_t run_on_gpu(const operands& given, cudaStream_t stream) {
   temporaries temp(stream);
   const index_t bound = output_bound(o.op, o.size_a, o.size_b);
   const bool writes = !o.count_only;
+  // Searches write positions or flags, the join positions: not keys.
+  const bool writes_keys = writes && !is_search(o.op) && o.op != operation::join;
 
   // Narrow keys: widened in, narrowed out.
   const std::size_t key_bytes = dtype_size(o.key_type);
@@ -139,7 +146,7 @@ index_t run_on_gpu(const operands& given, cudaStream_t stream) {
     o.a = widen(temp, o.a, o.size_a, key_bytes, sign, stream);
     o.b = widen(temp, o.b, o.size_b, key_bytes, sign, stream);
     o.key_type = sign ? dtype::int32 : dtype::uint32;
-    if (writes) o.keys_out = temp.allocate(std::size_t(bound) * 4);
+    if (writes_keys) o.keys_out = temp.allocate(std::size_t(bound) * 4);
   }
   // Narrow values, A's and B's (which differ only in the paired intersection).
   const std::size_t a_value_bytes = o.a_value_bytes, b_value_bytes = o.b_value_bytes;
@@ -166,7 +173,7 @@ index_t run_on_gpu(const operands& given, cudaStream_t stream) {
   if (!size_on_device && !possible_size(o, count)) throw corank::unsorted_input("corank");
   const index_t n = size_on_device ? bound : count;
   const index_t* on_device = size_on_device ? o.count_out : nullptr;
-  if (narrow_keys && writes) narrow(o.keys_out, given.keys_out, n, on_device, key_bytes, stream);
+  if (narrow_keys && writes_keys) narrow(o.keys_out, given.keys_out, n, on_device, key_bytes, stream);
   if (narrow_a_values) narrow(o.values_out, given.values_out, n, on_device, a_value_bytes, stream);
   if (o.paired() && narrow_b_values) narrow(o.b_values_out, given.b_values_out, n, on_device, b_value_bytes, stream);
   return count;

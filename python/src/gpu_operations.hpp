@@ -22,6 +22,9 @@ index_t run_gpu_intersection(const operands& o, cudaStream_t stream);
 index_t run_gpu_difference(const operands& o, cudaStream_t stream);
 index_t run_gpu_symmetric_difference(const operands& o, cudaStream_t stream);
 index_t run_gpu_distinct(const operands& o, cudaStream_t stream);
+index_t run_gpu_bounds(const operands& o, cudaStream_t stream);    // lower_bound, upper_bound
+index_t run_gpu_contains(const operands& o, cudaStream_t stream);  // contains, not_contains
+index_t run_gpu_join(const operands& o, cudaStream_t stream);      // in gpu_bounds.cu: the same bounds
 
 // corank::check_sorted of A and B, for the kernels' key types.
 void check_sorted_on_gpu(const operands& o, cudaStream_t stream);

@@ -6,7 +6,9 @@
 
 #include <corank/error.hpp>
 #include <corank/host/check_sorted.hpp>
+#include <corank/host/join.hpp>
 #include <corank/host/merge.hpp>
+#include <corank/host/search.hpp>
 #include <corank/host/set_operations.hpp>
 
 #include <algorithm>
@@ -70,6 +72,55 @@ host_runners<Op> named(const char* keys, const char* by_key, const char* count) 
   return {{{}, keys}, {{}, by_key}, {{}, count}};
 }
 
+// A search: the queries are A, the haystack B; one output per query.
+index_t run_search(const operands& o, unsigned threads) {
+  return visit_dtype(o.key_type, [&](auto tag) -> index_t {
+    using Key = typename decltype(tag)::type;
+    const key_order<Key> comp{};
+    const Key* q = static_cast<const Key*>(o.a);
+    const Key* h = static_cast<const Key*>(o.b);
+    auto* positions = static_cast<index_t*>(o.keys_out);
+    auto* flags = static_cast<bool*>(o.keys_out);
+    switch (o.op) {
+      case operation::lower_bound:
+        return host::sorted_bound<false>{"corank.searchsorted"}(h, h + o.size_b, q, q + o.size_a, positions, comp,
+                                                                threads) - positions;
+      case operation::upper_bound:
+        return host::sorted_bound<true>{"corank.searchsorted"}(h, h + o.size_b, q, q + o.size_a, positions, comp,
+                                                               threads) - positions;
+      case operation::contains:
+        return host::sorted_membership<false>{"corank.isin"}(h, h + o.size_b, q, q + o.size_a, flags, comp,
+                                                             threads) - flags;
+      default:
+        return host::sorted_membership<true>{"corank.isin"}(h, h + o.size_b, q, q + o.size_a, flags, comp,
+                                                            threads) - flags;
+    }
+  });
+}
+
+// The join: its count, or its pairs (as many as the count, which the caller sized them by).
+index_t run_join(const operands& o, unsigned threads) {
+  return visit_dtype(o.key_type, [&](auto tag) -> index_t {
+    using Key = typename decltype(tag)::type;
+    const key_order<Key> comp{};
+    const Key* left = static_cast<const Key*>(o.a);
+    const Key* right = static_cast<const Key*>(o.b);
+    if (o.count_only) {
+      return host::sorted_join_count_runner{"corank.join"}(left, left + o.size_a, right, right + o.size_b, comp,
+                                                           threads);
+    }
+    // Counted again, and written only where the outputs hold that many.
+    const auto counts =
+        host::detail::count_matches("corank.join", left, left + o.size_a, right, right + o.size_b, comp, threads);
+    if (counts.offsets.back() != o.pairs) {
+      throw std::invalid_argument("corank.join: the inputs hold another number of pairs than counted before");
+    }
+    host::detail::write_pairs("corank.join", counts, static_cast<index_t*>(o.keys_out),
+                              static_cast<index_t*>(o.values_out), threads);
+    return o.pairs;
+  });
+}
+
 index_t run_native(const operands& o, unsigned threads) {
   if (o.check_sorted) {
     visit_dtype(o.key_type, [&](auto tag) {
@@ -79,6 +130,8 @@ index_t run_native(const operands& o, unsigned threads) {
       host::check_sorted(a, a + o.size_a, b, b + o.size_b, key_order<Key>{});
     });
   }
+  if (is_search(o.op)) return run_search(o, threads);
+  if (o.op == operation::join) return run_join(o, threads);
   switch (o.op) {
     case operation::merge:
       return run_typed(named<ops::merge_op>("corank.merge", "corank.merge", "corank.merge"), o, threads);

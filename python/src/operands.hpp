@@ -61,7 +61,11 @@ decltype(auto) visit_payload(std::size_t bytes, F&& f) {
 }
 
 // Multiset operations as in the C++ library; the *_distinct ones are numpy's union1d,
-// intersect1d, setdiff1d and setxor1d: every key written once (distinct_ops.hpp).
+// intersect1d, setdiff1d and setxor1d: every key written once (distinct_ops.hpp); the
+// searches (search.cuh) take the queries as A and the haystack as B and write one int64
+// position (lower_bound, upper_bound) or one bool (contains, not_contains) per query to
+// keys_out; the join (join.cuh) writes its pairs' int64 positions in A to keys_out and in B
+// to values_out, `pairs` of them (what its count form gave).
 enum class operation : int {
   merge,
   set_union,
@@ -71,16 +75,32 @@ enum class operation : int {
   union_distinct,
   intersection_distinct,
   difference_distinct,
-  symmetric_difference_distinct
+  symmetric_difference_distinct,
+  lower_bound,
+  upper_bound,
+  contains,
+  not_contains,
+  join
 };
 
-// The most elements the operation writes for inputs of m and n: the size its outputs need.
-inline index_t output_bound(operation op, index_t m, index_t n) {
+inline bool is_search(operation op) {
+  return op == operation::lower_bound || op == operation::upper_bound || op == operation::contains ||
+         op == operation::not_contains;
+}
+
+// The most elements the operation writes for inputs of m and n: the size its outputs need
+// (the join: its pairs, counted first).
+inline index_t output_bound(operation op, index_t m, index_t n, index_t pairs = 0) {
   switch (op) {
+    case operation::join: return pairs;
     case operation::set_intersection:
     case operation::intersection_distinct: return m < n ? m : n;
     case operation::set_difference:
-    case operation::difference_distinct: return m;
+    case operation::difference_distinct:
+    case operation::lower_bound:
+    case operation::upper_bound:
+    case operation::contains:
+    case operation::not_contains: return m;
     default: return m + n;
   }
 }
@@ -96,13 +116,14 @@ struct operands {
   index_t size_b = 0;
   const void* a_values = nullptr;
   const void* b_values = nullptr;
-  void* keys_out = nullptr;      // output_bound elements
+  void* keys_out = nullptr;      // output_bound elements (searches: int64 positions or bools)
   void* values_out = nullptr;    // as many values, where there are values
   void* b_values_out = nullptr;  // non-null: the paired intersection, B's matched values here
   bool count_only = false;       // the size only; no outputs
   index_t* count_out = nullptr;  // GPU: the size goes to this device word and nothing waits
   strategy kind = strategy::automatic;
   bool check_sorted = false;  // throws corank::unsorted_input for an unsorted input
+  index_t pairs = 0;          // the join: how many pairs its outputs hold
 
   bool paired() const { return b_values_out != nullptr; }
 };
@@ -111,6 +132,7 @@ struct operands {
 // a comparator that is not a strict weak order) give another, and it must never size a copy:
 // the backends throw corank::unsorted_input instead.
 inline bool possible_size(const operands& o, index_t size) {
+  if (o.op == operation::join) return size >= 0 && (o.count_only || size == o.pairs);
   return size >= 0 && size <= output_bound(o.op, o.size_a, o.size_b);
 }
 

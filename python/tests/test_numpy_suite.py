@@ -1,12 +1,13 @@
-"""NumPy's own tests of union1d, intersect1d, setdiff1d and setxor1d (numpy/lib/tests/
+"""NumPy's own tests of union1d, intersect1d, setdiff1d, setxor1d and isin (numpy/lib/tests/
 test_arraysetops.py, which NumPy's wheels ship) run with corank's functions in place of
-NumPy's, on NumPy arrays (CPU threads).
+NumPy's, on NumPy arrays (CPU threads); parametrized tests with each of their parameters.
 
-Not covered: NumPy's tests of isin and in1d (corank has no isin yet), of unique and ediff1d
-(not corank's), and the same tests on CuPy arrays (test_gpu.py's machines only). Expected to
-raise TypeError instead: the tests of dtypes corank refuses, listed in REFUSED."""
+Not covered: NumPy's tests of unique and ediff1d (not corank's; in1d is gone from NumPy 2.4),
+and the same tests on CuPy arrays (test_gpu.py's machines only). Expected to raise TypeError
+instead: the tests of dtypes corank refuses, listed in REFUSED; expected to differ: DIFFERENT."""
 
 import inspect
+import itertools
 import re
 
 import numpy as np
@@ -19,25 +20,57 @@ if int(np.__version__.split(".")[0]) < 2:
 suite = pytest.importorskip("numpy.lib.tests.test_arraysetops",
                             reason="this NumPy was installed without its tests (numpy/lib/tests)")
 
-FUNCTIONS = ("union1d", "intersect1d", "setdiff1d", "setxor1d")
-# The tests of the four functions: named after one of them, and test_manyways, which calls all four.
-OURS = re.compile(r"test_(union1d|intersect1d|setdiff1d|setxor1d)|test_manyways$")
+FUNCTIONS = ("union1d", "intersect1d", "setdiff1d", "setxor1d", "isin")
+# The tests of the five functions: named after one of them, and test_manyways, which calls four.
+OURS = re.compile(r"test_(union1d|intersect1d|setdiff1d|setxor1d|isin)|test_manyways$")
 # Tests of dtypes corank refuses, with the error they must give instead.
-REFUSED = {"test_setdiff1d_char_array": "corank.setdiff1d: `ar1` has dtype <U1"}
+REFUSED = {
+    "test_setdiff1d_char_array": "corank.setdiff1d: `ar1` has dtype <U1",
+    "test_isin_char_array": "corank.isin: `element` has dtype <U1",
+    "test_isin_errors": "corank.isin: `element` has dtype object",  # its object arrays, after the kind check
+    "test_isin_first_array_is_object": "corank.isin: `element` has dtype object",
+    "test_isin_second_array_is_object": "corank.isin: `test_elements` has dtype object",
+    "test_isin_both_arrays_are_object": "corank.isin: `element` has dtype object",
+    "test_isin_both_arrays_have_structured_dtype": "corank.isin: `element` has dtype [(",
+    "test_isin_with_arrays_containing_tuples": "corank.isin: `element` has dtype object",
+    "test_isin_timedelta": "corank.isin: `element` has dtype timedelta64",
+    "test_isin_table_timedelta_fails": "corank.isin: `element` has dtype timedelta64",
+}
+# Cases that expect what corank does not do: NumPy's kind="table" refuses int16 against int8 (its
+# table's memory); corank has no table and answers.
+DIFFERENT = {"test_isin_mixed_dtype[kind='table', dtype1=int16, dtype2=int8]": "DID NOT RAISE"}
 # What NumPy 2.4's module holds; a NumPy without one of them fails here, not silently.
 KNOWN = {"test_intersect1d", "test_intersect1d_array_like", "test_intersect1d_indices", "test_setxor1d",
          "test_setxor1d_unique", "test_union1d", "test_setdiff1d", "test_setdiff1d_unique",
-         "test_setdiff1d_char_array", "test_manyways"}
+         "test_setdiff1d_char_array", "test_manyways", "test_isin", "test_isin_additional", "test_isin_invert",
+         "test_isin_boolean", "test_isin_mixed_dtype", "test_isin_mixed_huge_vals", "test_isin_errors"}
 
-TESTS = sorted(name for name in dir(suite.TestSetOps) if OURS.match(name))
-
-
-def test_the_suite_holds_the_tests_of_the_four_functions():
-    assert KNOWN <= set(TESTS), sorted(KNOWN - set(TESTS))
+NAMES = sorted(name for name in dir(suite.TestSetOps) if OURS.match(name))
 
 
-@pytest.mark.parametrize("test", TESTS)
-def test_numpys_test_passes_with_corank(test, monkeypatch):
+def _cases(name):
+    """(id, name, keyword arguments): one per combination of the test's parametrize marks."""
+    marks = [m for m in getattr(getattr(suite.TestSetOps, name), "pytestmark", []) if m.name == "parametrize"]
+    axes = []
+    for mark in marks:
+        names = [n.strip() for n in mark.args[0].split(",")]
+        axes.append([dict(zip(names, v if len(names) > 1 else (v,))) for v in mark.args[1]])
+    for combination in itertools.product(*axes):
+        kwargs = {k: v for part in combination for k, v in part.items()}
+        shown = ", ".join(f"{k}={getattr(v, '__name__', repr(v)) if not isinstance(v, np.ndarray) else 'array'}"
+                          for k, v in kwargs.items())
+        yield (f"{name}[{shown}]" if kwargs else name), name, kwargs
+
+
+CASES = [case for name in NAMES for case in _cases(name)]
+
+
+def test_the_suite_holds_the_tests_of_the_five_functions():
+    assert KNOWN <= set(NAMES), sorted(KNOWN - set(NAMES))
+
+
+@pytest.mark.parametrize("case, test, kwargs", CASES, ids=[c[0] for c in CASES])
+def test_numpys_test_passes_with_corank(case, test, kwargs, monkeypatch):
     calls = {}
 
     def ours(function):
@@ -53,10 +86,13 @@ def test_numpys_test_passes_with_corank(test, monkeypatch):
             monkeypatch.setattr(suite, function, ours(function))
         monkeypatch.setattr(np, function, ours(function))
     method = getattr(suite.TestSetOps(), test)
-    assert list(inspect.signature(method).parameters) == [], f"{test} takes arguments; run it with them"
+    assert set(inspect.signature(method).parameters) == set(kwargs), f"{test}'s arguments are not its marks'"
     if test in REFUSED:
         with pytest.raises(TypeError, match=re.escape(REFUSED[test])):
-            method()
+            method(**kwargs)
+    elif case in DIFFERENT:
+        with pytest.raises(pytest.fail.Exception, match=DIFFERENT[case]):
+            method(**kwargs)
     else:
-        method()
+        method(**kwargs)
     assert calls, f"{test} called none of corank's functions"

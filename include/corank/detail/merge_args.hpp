@@ -37,8 +37,10 @@ struct merge_args {
   static constexpr bool segmented = false;  // segmented_args.hpp's are
   using value_type = typename std::conditional_t<with_values, std::iterator_traits<ValuesA>,
                                                  std::iterator_traits<const char*>>::value_type;
-  using b_value_type = typename std::conditional_t<writes_b_values, std::iterator_traits<ValuesB>,
-                                                   std::iterator_traits<const char*>>::value_type;
+  // B's values are computed (b_step_values.hpp) where the search operations write them.
+  static constexpr bool computes_b_values = writes_b_values && computes_b_values_v<ValuesB>;
+  using b_value_type =
+      typename std::conditional_t<writes_b_values, b_value_of<ValuesB>, b_value_of<const char*>>::type;
 };
 
 // Describes what is wrong with the arguments, or returns nullptr.

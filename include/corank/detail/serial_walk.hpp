@@ -5,6 +5,7 @@
 // strategies run the same steps on shared-memory tiles (block_walk.cuh).
 
 #include <corank/config.hpp>
+#include <corank/detail/b_step_values.hpp>
 #include <corank/op.hpp>
 
 #include <iterator>
@@ -18,6 +19,21 @@ struct unused {};
 
 template <class Iterator>
 inline constexpr bool is_used_v = !std::is_same_v<Iterator, unused>;
+
+// An output whose writes are dropped: the keys of the search operations, which write only
+// what b_step_values.hpp computes beside them. The form still writes (it is not count-only).
+struct discard {
+  struct sink {
+    template <class T>
+    CORANK_HOST_DEVICE constexpr const sink& operator=(const T&) const { return *this; }
+  };
+  CORANK_HOST_DEVICE constexpr sink operator[](index_t) const { return {}; }
+  CORANK_HOST_DEVICE constexpr discard operator+(index_t) const { return {}; }
+};
+
+// Whether writes to an output of this type are kept.
+template <class Iterator>
+inline constexpr bool is_stored_v = is_used_v<Iterator> && !std::is_same_v<Iterator, discard>;
 
 // Stands in for a walk's cap on its outputs where it has none (the GPU's walks, and the CPU
 // walks whose output size the partition fixes).
@@ -63,7 +79,8 @@ CORANK_HOST_DEVICE Key key_before(const KeysA& a, Index i, bool a_before, const 
 
 // Walks A[i, i_end) and B[j, j_end) to the end and returns the number of outputs. Keys go
 // to `keys_out`, values to `values_out`, and (paired forms) the matched B element's value to
-// `partner_out`; any of them may be `unused` (a count-only walk writes nothing). Each step
+// `partner_out` (or, where values_b is b_positions or b_matches, what b_step_values.hpp says);
+// any of them may be `unused` (a count-only walk writes nothing). Each step
 // consumes an element and writes at most one, whatever the keys' order. An index_t `limit`
 // stops the walk before a write past `limit` outputs: the CPU backend's writing walk is
 // capped at what its counting walk found, so a comparator that answers otherwise the second
@@ -95,7 +112,7 @@ CORANK_HOST_DEVICE index_t walk_partition(const Op& op, Compare comp, KeysA keys
         if (written == limit) break;
       }
       const bool take_b = act.write == emit::b;
-      if constexpr (is_used_v<KeysOut>) {
+      if constexpr (is_stored_v<KeysOut>) {
         if (take_b) keys_out[written] = keys_b[j]; else keys_out[written] = keys_a[i];
       }
       if constexpr (is_used_v<ValuesOut>) {
@@ -107,7 +124,13 @@ CORANK_HOST_DEVICE index_t walk_partition(const Op& op, Compare comp, KeysA keys
           values_out[written] = values_a[i];
         }
       }
-      if constexpr (is_used_v<PartnerOut>) partner_out[written] = values_b[j];
+      if constexpr (is_used_v<PartnerOut>) {
+        if constexpr (computes_b_values_v<ValuesB>) {
+          partner_out[written] = b_step_value(values_b, keys_a[i], j, [&] { return keys_b[j]; }, comp);
+        } else {
+          partner_out[written] = values_b[j];
+        }
+      }
       ++written;
     }
     i += act.step != advance::b;

@@ -292,6 +292,21 @@ __device__ __forceinline__ void stage_elements_before(T* buffer, const window_la
   if (tid == 1 && begin.b > 0 && !at.b_has_before) buffer[at.b - 1] = b[begin.b - 1];
 }
 
+// Puts B's element after its window, where B has one, in the slot after the window (thread
+// 2), unless the copies brought it (a bulk copy's last line): for the searches' b_matches
+// (b_step_values.hpp), which compare a step's key with B's front also past the window.
+template <class T, class InB>
+__device__ __forceinline__ void stage_element_after(T* buffer, const window_layout& at, bool bulk, InB b,
+                                                    index_t size_b, split<index_t> begin, split<index_t> end) {
+  if (threadIdx.x != 2 || end.b >= size_b) return;
+  const int b_size = int(end.b - begin.b);
+  if (bulk) {
+    const line_span span = whole_lines<T>(size_b, begin.b, b_size);
+    if (end.b < span.start + index_t(span.lines) * line_elements<T>) return;
+  }
+  buffer[at.b + b_size] = b[end.b];
+}
+
 // After the caller's barrier: every thread waits until the staged windows have arrived
 // (phase `parity` of the buffer's barrier: its first use is phase 0, then 1, 0, ...).
 __device__ __forceinline__ void finish_staging(bool bulk, const staging_barrier& barrier, unsigned parity) {

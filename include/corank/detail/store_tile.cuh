@@ -9,13 +9,14 @@
 namespace corank::detail {
 
 // Copies `staged[0, count)` to `out[0, count)`, coalesced; `count` is at most Threads *
-// Steps. Raw pointers that are 16-byte aligned get 16-byte stores (4 int32 keys a store): a
-// quarter of the store instructions, which is what a memory-bound kernel's issue slots are
-// short of.
+// Steps. Raw pointers to T that are 16-byte aligned get 16-byte stores (4 int32 keys a
+// store): a quarter of the store instructions, which is what a memory-bound kernel's issue
+// slots are short of. Pointers to another type are written element by element, converted.
 template <int Threads, int Steps, class T, class Out>
 __device__ __forceinline__ void store_tile(const T* staged, Out out, int count) {
   constexpr int per_vector = 16 / int(sizeof(T));
-  if constexpr (std::is_pointer_v<Out> && sizeof(T) < 16 && 16 % sizeof(T) == 0 && alignof(T) == sizeof(T)) {
+  if constexpr (std::is_pointer_v<Out> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Out>>, T> &&
+                sizeof(T) < 16 && 16 % sizeof(T) == 0 && alignof(T) == sizeof(T)) {
     if (reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
       const int vectors = count / per_vector;
       const auto* from = reinterpret_cast<const uint4*>(staged);

@@ -15,7 +15,8 @@
 // the rest is the same.
 // The drivers (tile_kernels.cuh) decide which tiles a block takes, where the tile boundaries
 // come from and how a tile finds its output offset. Keys, key-value pairs, B's matched values
-// (paired forms) and count-only forms differ only in what Args carries.
+// (paired forms), the searches' B positions and matches (b_step_values.hpp, computed from the
+// walk) and count-only forms differ only in what Args carries.
 //
 // Unsorted inputs (a precondition broken, or a comparator that is not a strict weak order)
 // must not make a tile read or write outside its inputs, buffers or outputs. Sorted inputs
@@ -61,6 +62,9 @@ class tile_agent {
   using value_type = typename Args::value_type;
   using b_value_type = typename Args::b_value_type;
   static constexpr bool with_values = Args::with_values;
+  // Where each step's elements lie in the windows is recorded for values, A's or B's, read or
+  // computed (b_step_values.hpp).
+  static constexpr bool records_sources = with_values || Args::writes_b_values;
   static constexpr bool known_size = Op::output_size_is_input_size;
   static constexpr bool segmented = Args::segmented;
   // What the walks compare: keys, or (segmented) composite keys.
@@ -95,7 +99,7 @@ class tile_agent {
     split<index_t> begin, end;
     int window;  // elements in both windows
     window_layout keys_at, values_at;
-    thread_outputs<walk_key, steps, with_values> out;
+    thread_outputs<walk_key, steps, records_sources> out;
     value_type values[with_values ? steps : 1];
     b_value_type b_values[Args::writes_b_values ? steps : 1];
     int rank;   // where the thread's first output goes in the tile
@@ -167,6 +171,10 @@ class tile_agent {
     if (bulk_ && threadIdx.x == 0) barrier.arrive();
     if constexpr (sees_run_starts_v<Op>) {
       stage_elements_before(into.keys.data(), t.keys_at, args_.keys_a, args_.keys_b, begin);
+    }
+    if constexpr (std::is_same_v<decltype(args_.values_b), b_matches>) {
+      static_assert(!segmented, "the segmented forms do not compute B's values");
+      stage_element_after(into.keys.data(), t.keys_at, bulk_, args_.keys_b, args_.size_b, begin, end);
     }
     if constexpr (segmented) {
       // While the copies are in flight.
@@ -249,7 +257,21 @@ class tile_agent {
           const bool combined = out.combined >> v & 1;
           t.values[v] = value_of(!combined && (out.from_b >> v & 1), out.index[v]);
           if (combined) t.values[v] = combine_values(op_, t.values[v], value_of(true, out.b_index[v]));
-          if constexpr (Args::writes_b_values) t.b_values[v] = value_of(true, out.b_index[v]);
+          if constexpr (Args::writes_b_values && !Args::computes_b_values) {
+            t.b_values[v] = value_of(true, out.b_index[v]);
+          }
+        }
+      }
+    }
+    if constexpr (Args::computes_b_values) {
+      // B's position at each step that wrote, and (b_matches) the comparison with B's element
+      // there, which may be the one staged after B's window.
+      const auto& out = t.out;
+      CORANK_PRAGMA_UNROLL
+      for (int v = 0; v < steps; ++v) {
+        if (out.written >> v & 1) {
+          const int j = out.b_index[v];
+          t.b_values[v] = b_step_value(args_.values_b, out.keys[v], t.begin.b + j, [&] { return b_keys[j]; }, comp_);
         }
       }
     }
@@ -287,7 +309,7 @@ class tile_agent {
         if constexpr (segmented) {
           into.keys[rank] = t.out.keys[v].key;
           into.segments[rank] = t.out.keys[v].segment;
-        } else {
+        } else if constexpr (is_stored_v<decltype(args_.keys_out)>) {
           into.keys[rank] = t.out.keys[v];
         }
         if constexpr (with_values) into.values[rank] = t.values[v];
@@ -338,7 +360,9 @@ class tile_agent {
   // is -1: the look-back found an inconsistent tile).
   __device__ __forceinline__ void store(buffer& compacted, index_t offset, int count) const {
     if (offset < 0) return;
-    store_tile<threads, steps>(compacted.keys.data(), args_.keys_out + offset, count);
+    if constexpr (is_stored_v<decltype(args_.keys_out)>) {
+      store_tile<threads, steps>(compacted.keys.data(), args_.keys_out + offset, count);
+    }
     if constexpr (with_values) store_tile<threads, steps>(compacted.values.data(), args_.values_out + offset, count);
     if constexpr (Args::writes_b_values) {
       store_tile<threads, steps>(compacted.b_values.data(), args_.b_values_out + offset, count);

@@ -1,0 +1,65 @@
+#pragma once
+// B's "values" that are not read from an array but follow from a walk's step: what the search
+// operations (ops/corank/search.cuh) write beside each query, through the output that the
+// paired forms fill with the matched B element's value (merge_args' b_values_out). They serve
+// ops that write A's elements only; for such a step, B's position j is how many of B's
+// elements come before it on the path.
+//   b_positions  writes j. On the merge path with ties to A, B's elements before an A element
+//                are those strictly before it: j is its lower bound in B; with ties sent to B
+//                (ops/sorted_search.hpp's ties_to_b), its upper bound.
+//   b_matches    writes whether B[j] exists and is equivalent to the step's key (on the
+//                lower-bound path, B[j] is the first of B's elements not before it): whether
+//                B holds the key. `invert` writes the opposite.
+// The walks record j for every step; B[j] may lie past the walk's window (B's next element
+// after a piece or a tile), which the walks read for b_matches only. Plain C++.
+
+#include <corank/config.hpp>
+
+#include <iterator>
+#include <type_traits>
+
+namespace corank::detail {
+
+struct b_positions {};
+
+struct b_matches {
+  index_t size_b;  // B's whole length: j == size_b means that B has no element there
+  bool invert;
+};
+
+template <class ValuesB>
+inline constexpr bool computes_b_values_v =
+    std::is_same_v<ValuesB, b_positions> || std::is_same_v<ValuesB, b_matches>;
+
+// The value written for a step whose key is `key`, at B's position j in the whole input;
+// `front()` reads B[j] (called only where j < B's length).
+CORANK_EXEC_CHECK_DISABLE
+template <class Key, class Front, class Compare>
+CORANK_HOST_DEVICE index_t b_step_value(b_positions, const Key&, index_t j, const Front&, Compare&) {
+  return j;
+}
+
+CORANK_EXEC_CHECK_DISABLE
+template <class Key, class Front, class Compare>
+CORANK_HOST_DEVICE bool b_step_value(const b_matches& matches, const Key& key, index_t j, const Front& front,
+                                     Compare& comp) {
+  // B[j] is not before the key (the path put it after), so "not after" is "equivalent".
+  const bool found = j < matches.size_b && !comp(key, front());
+  return found != matches.invert;
+}
+
+// The type of the values written: the paired forms' B value type, these two's own.
+template <class ValuesB>
+struct b_value_of {
+  using type = typename std::iterator_traits<ValuesB>::value_type;
+};
+template <>
+struct b_value_of<b_positions> {
+  using type = index_t;
+};
+template <>
+struct b_value_of<b_matches> {
+  using type = bool;
+};
+
+}  // namespace corank::detail

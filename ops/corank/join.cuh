@@ -1,0 +1,82 @@
+#pragma once
+// The sort-merge inner join of two sorted key columns on the GPU: every pair of positions
+// (i, j) whose keys are equivalent, left[i] ~ right[j], in the order of i, then j (a key a
+// times on the left and b times on the right gives its a * b pairs). The CPU backend is
+// host/join.hpp.
+//
+//   const index_t pairs = corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end());
+//   corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), left_out, right_out);
+//
+// corank:: (convenience; both synchronize `stream`):
+//   index_t sorted_join_count(left_first, left_last, right_first, right_last, comp = {},
+//                             stream = nullptr, kind = default_strategy)
+//   std::pair<LeftOut, RightOut> sorted_join(left_first, left_last, right_first, right_last,
+//       left_out, right_out, comp = {}, stream = nullptr, kind = default_strategy)
+//     writes the sorted_join_count pairs (which it computes again) and returns the outputs' ends.
+// corank::device:: (two-phase; the protocol of operation.cuh):
+//   cudaError_t sorted_join_count(temp_storage, temp_storage_bytes, left, m, right, n,
+//                                 count_out, comp = {}, stream = nullptr, kind = default_strategy)
+//     *count_out: the number of pairs, or negative where the kernels found the inputs unsorted.
+//   cudaError_t sorted_join(temp_storage, temp_storage_bytes, left, m, right, n, pairs,
+//                           left_out, right_out, count_out, comp = {}, stream = nullptr,
+//                           kind = default_strategy)
+//     writes `pairs` outputs, what sorted_join_count gave for these inputs (the temporary
+//     storage depends on it), and *count_out as sorted_join_count does.
+//
+// - How (detail/join_expansion.hpp): each left element's lower and upper bound in the right
+//   column (two passes of search.cuh's sorted search), an exclusive prefix sum of their
+//   differences (cub::DeviceScan), and one more sorted search, of the output positions in the
+//   prefix sums, that gives each position its left element: tiles of equal length over the
+//   positions and the left column, however the pairs fall on the keys (a key with 10^4 copies
+//   on each side is 10^8 outputs over every tile, not one thread's loop). O(m + n + pairs)
+//   work; temporary storage about 3m index_t.
+// - Outputs: positions as index_t, converted to the outputs' value types; left_out and
+//   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
+//   count, exactly `pairs` outputs are still written, of unspecified contents past the count.
+// - Preconditions, errors and unsorted inputs as search.cuh's, with the left column as the
+//   queries and the right as the haystack: the two-phase forms return cudaErrorInvalidValue
+//   for bad arguments (negative sizes or pairs, null pointers with nonzero sizes, too little
+//   temporary storage, a null count_out), the convenience forms throw corank::cuda_error with
+//   a sentence for them and corank::unsorted_input where the kernels found the inputs
+//   unsorted (before any pair is written, for sorted_join: it counts first). Nothing is ever
+//   read outside the inputs or written outside the outputs' `pairs` elements.
+// - Left, outer and anti joins are not built yet: they are the same counts with each
+//   unmatched left (right) element given one pair (with a missing partner).
+
+#include <corank/comparators.hpp>
+#include <corank/config.hpp>
+#include <corank/error.hpp>
+#include <corank/strategy.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <utility>
+
+namespace corank {
+namespace device {
+
+template <class Left, class Right, class Compare = corank::less>
+cudaError_t sorted_join_count(void* temp_storage, std::size_t& temp_storage_bytes, Left left, index_t m, Right right,
+                              index_t n, index_t* count_out, Compare comp = {}, cudaStream_t stream = nullptr,
+                              strategy kind = default_strategy);
+
+template <class Left, class Right, class LeftOut, class RightOut, class Compare = corank::less>
+cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Left left, index_t m, Right right,
+                        index_t n, index_t pairs, LeftOut left_out, RightOut right_out, index_t* count_out,
+                        Compare comp = {}, cudaStream_t stream = nullptr, strategy kind = default_strategy);
+
+}  // namespace device
+
+template <class Left, class Right, class Compare = corank::less>
+index_t sorted_join_count(Left left_first, Left left_last, Right right_first, Right right_last, Compare comp = {},
+                          cudaStream_t stream = nullptr, strategy kind = default_strategy);
+
+template <class Left, class Right, class LeftOut, class RightOut, class Compare = corank::less>
+std::pair<LeftOut, RightOut> sorted_join(Left left_first, Left left_last, Right right_first, Right right_last,
+                                         LeftOut left_out, RightOut right_out, Compare comp = {},
+                                         cudaStream_t stream = nullptr, strategy kind = default_strategy);
+
+}  // namespace corank
+
+#include <corank/detail/join.inl>

@@ -1,0 +1,244 @@
+// The sort-merge join on the GPU (join.cuh: sorted_join_count, sorted_join) against each left
+// key's std::equal_range (support/join_cases.hpp): distributions and sizes around the tile and
+// over several tiles, two strategies, one key with 10^4 copies on each side (10^8 pairs of one
+// key), 2^32 pairs of one key from constant iterators (positions beyond 2^31), the two-phase
+// forms, unsorted inputs and argument errors.
+//
+// Kernels compile for int32 columns with index_t outputs, and for the constant iterators with
+// outputs that check each pair where it is written: two lower-bound, two upper-bound and two
+// expansion passes.
+
+#include <corank/comparators.hpp>
+#include <corank/error.hpp>
+#include <corank/join.cuh>
+#include <corank/strategy.hpp>
+#include <corank/tuning.hpp>
+
+#include "support/gpu.hpp"
+#include "support/inputs.hpp"
+#include "support/join_cases.hpp"
+#include "support/keys.hpp"
+#include "support/test_env.hpp"
+
+#include <thrust/count.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/constant_iterator.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace corank::test;
+using corank::index_t;
+using corank::strategy;
+
+constexpr std::size_t tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
+
+void check_join(const std::vector<std::int32_t>& left, const std::vector<std::int32_t>& right, strategy kind) {
+  const join_pairs expected = reference_join(left, right, corank::less{});
+  const index_t pairs = index_t(expected.left.size());
+  const device_buffer<std::int32_t> l(left), r(right);
+  ASSERT_EQ(corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end(), corank::less{}, nullptr, kind), pairs);
+  guarded_output<index_t> lo(expected.left.size()), ro(expected.right.size());
+  const auto ends = corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), lo.first(), ro.first(), corank::less{},
+                                        nullptr, kind);
+  EXPECT_EQ(ends.first, lo.last());
+  EXPECT_EQ(ends.second, ro.last());
+  CORANK_ASSERT_DEVICE_OK();
+  EXPECT_TRUE(lo.check(expected.left)) << "left positions";
+  EXPECT_TRUE(ro.check(expected.right)) << "right positions";
+}
+
+class GpuJoin : public gpu_test {};
+
+TEST_F(GpuJoin, DistributionsAndSizes) {
+  std::mt19937_64 rng = make_rng();
+  std::vector<size_pair> sizes = tile_edge_sizes(tile);
+  for (const size_pair& s : multi_tile_sizes(tile, rng)) sizes.push_back(s);
+  for (distribution d : all_distributions) {
+    for (const size_pair& s : sizes) {
+      // all_equal at these sizes would be billions of pairs: the tests below take one key.
+      const sorted_inputs<std::int32_t> in =
+          d == distribution::all_equal ? make_inputs<std::int32_t>(distribution::long_runs, s.m, s.n, 8, rng)
+                                       : make_inputs<std::int32_t>(d, s.m, s.n, 8, rng);
+      for (strategy kind : {strategy::automatic, strategy::naive}) {
+        SCOPED_TRACE(describe("int32", d, in.a.size(), in.b.size()) + " " + corank::to_string(kind));
+        check_join(in.a, in.b, kind);
+        if (HasFailure()) return;
+      }
+    }
+  }
+}
+
+// One key amid others, 3000 times on the left and 2000 on the right.
+TEST_F(GpuJoin, OneKeyAmidOthers) {
+  std::mt19937_64 rng = make_rng();
+  auto column = [&](std::size_t lead, std::size_t run, std::size_t trail) {
+    std::vector<std::int32_t> out;
+    for (std::size_t k = 0; k < lead; ++k) out.push_back(std::int32_t(rng() % 1000));
+    out.insert(out.end(), run, 5000);
+    for (std::size_t k = 0; k < trail; ++k) out.push_back(6000 + std::int32_t(rng() % 1000));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  check_join(column(40000, quick_or(3000, 300), 30000), column(20000, quick_or(2000, 200), 50000), strategy::automatic);
+}
+
+// ---------------------------------------------------------------------------------------
+// One key, `copies` times on each side: pair p is (p / copies, p % copies). Outputs that check
+// each pair where it is written record 1 for a right one and 2 for a wrong one.
+
+struct verdict_output {
+  std::uint8_t* verdicts;
+  index_t copies;
+  bool left;
+  index_t offset = 0;
+
+  struct element {
+    std::uint8_t* verdict;
+    index_t copies;
+    bool left;
+    index_t p;
+    template <class T>
+    __device__ void operator=(const T& position) const {
+      const index_t expected = left ? p / copies : p % copies;
+      *verdict = index_t(position) == expected ? 1 : 2;
+    }
+  };
+  __host__ __device__ element operator[](index_t k) const { return {verdicts + offset + k, copies, left, offset + k}; }
+  __host__ __device__ verdict_output operator+(index_t k) const { return {verdicts, copies, left, offset + k}; }
+};
+
+struct is_not_one {
+  __host__ __device__ bool operator()(std::uint8_t v) const { return v != 1; }
+};
+
+void check_one_key(index_t copies) {
+  const index_t pairs = copies * copies;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ASSERT_EQ(cudaSuccess, cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < 2 * std::size_t(pairs) + (std::size_t(1) << 30)) {
+    GTEST_SKIP() << "needs " << (2 * pairs >> 20) << " MiB of free device memory plus 1 GiB, has " << (free_bytes >> 20);
+  }
+  const thrust::constant_iterator<std::int64_t> key(42);
+  EXPECT_EQ(corank::sorted_join_count(key, key + copies, key, key + copies), pairs);
+  device_buffer<std::uint8_t> left(static_cast<std::size_t>(pairs)), right(static_cast<std::size_t>(pairs));
+  left.fill_poison();
+  right.fill_poison();
+  const verdict_output lo{left.data(), copies, true}, ro{right.data(), copies, false};
+  corank::sorted_join(key, key + copies, key, key + copies, lo, ro);
+  CORANK_ASSERT_DEVICE_OK();
+  EXPECT_EQ(thrust::count_if(thrust::device, left.begin(), left.end(), is_not_one{}), 0) << "left positions";
+  EXPECT_EQ(thrust::count_if(thrust::device, right.begin(), right.end(), is_not_one{}), 0) << "right positions";
+}
+
+TEST_F(GpuJoin, OneKeyWith10Pow4CopiesASide) { check_one_key(quick_or(10000, 300)); }
+
+TEST_F(GpuJoin, PairsBeyond2Pow31) {
+  if (quick_mode()) GTEST_SKIP() << "CORANK_TEST_QUICK: > 2^31 elements skipped";
+  check_one_key(index_t(1) << 16);  // 2^32 pairs
+}
+
+// ---------------------------------------------------------------------------------------
+
+class GpuJoinTwoPhase : public gpu_test {
+ protected:
+  void SetUp() override {
+    gpu_test::SetUp();
+    if (!IsSkipped()) ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  }
+  void TearDown() override {
+    if (stream != nullptr) cudaStreamDestroy(stream);
+  }
+  cudaStream_t stream = nullptr;
+};
+
+TEST_F(GpuJoinTwoPhase, CountThenPairsOnAStream) {
+  std::mt19937_64 rng = make_rng();
+  const sorted_inputs<std::int32_t> in = make_inputs<std::int32_t>(distribution::long_runs, 30011, 20021, 4, rng);
+  const join_pairs expected = reference_join(in.a, in.b, corank::less{});
+  const index_t m = index_t(in.a.size()), n = index_t(in.b.size()), pairs = index_t(expected.left.size());
+  const device_buffer<std::int32_t> l(in.a), r(in.b);
+  device_buffer<index_t> count(1);
+  std::size_t bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_count(nullptr, bytes, l.data(), m, r.data(), n, count.data(),
+                                                           corank::less{}, stream));
+  {
+    device_buffer<unsigned char> temp(bytes);
+    std::size_t fewer = bytes - 1;
+    EXPECT_EQ(cudaErrorInvalidValue, corank::device::sorted_join_count(temp.data(), fewer, l.data(), m, r.data(), n,
+                                                                       count.data(), corank::less{}, stream));
+    EXPECT_EQ(cudaErrorInvalidValue, corank::device::sorted_join_count(temp.data(), bytes, l.data(), m, r.data(), n,
+                                                                       nullptr, corank::less{}, stream));
+    count.fill_poison();
+    ASSERT_EQ(cudaSuccess, corank::device::sorted_join_count(temp.data(), bytes, l.data(), m, r.data(), n,
+                                                             count.data(), corank::less{}, stream));
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+    ASSERT_EQ(count.to_host()[0], pairs);
+  }
+  guarded_output<index_t> lo(expected.left.size()), ro(expected.right.size());
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(nullptr, bytes, l.data(), m, r.data(), n, pairs, lo.first(),
+                                                     ro.first(), count.data(), corank::less{}, stream));
+  device_buffer<unsigned char> temp(bytes);
+  EXPECT_EQ(cudaErrorInvalidValue, corank::device::sorted_join(temp.data(), bytes, l.data(), m, r.data(), n, pairs,
+                                                               static_cast<index_t*>(nullptr), ro.first(),
+                                                               count.data(), corank::less{}, stream));
+  EXPECT_EQ(cudaErrorInvalidValue, corank::device::sorted_join(nullptr, bytes, l.data(), m, r.data(), n, -1,
+                                                               lo.first(), ro.first(), count.data(), corank::less{},
+                                                               stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_TRUE(lo.untouched()) << "a refused call wrote";
+  count.fill_poison();
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(temp.data(), bytes, l.data(), m, r.data(), n, pairs, lo.first(),
+                                                     ro.first(), count.data(), corank::less{}, stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_EQ(count.to_host()[0], pairs);
+  EXPECT_TRUE(lo.check(expected.left));
+  EXPECT_TRUE(ro.check(expected.right));
+}
+
+TEST(GpuJoinErrors, UnsortedInputsAndBadArguments) {
+  CORANK_REQUIRE_GPU();
+  std::mt19937_64 rng = make_rng();
+  int thrown = 0;
+  for (int trial = 0; trial < int(quick_or(20, 4)); ++trial) {
+    // Small: pairs from unsorted inputs that are not found so are up to m * n.
+    std::vector<std::int32_t> left(8000), right(8000);
+    for (auto& x : left) x = std::int32_t(rng() % 100);
+    for (auto& x : right) x = std::int32_t(rng() % 100);
+    std::sort(trial % 2 == 0 ? left.begin() : right.begin(), trial % 2 == 0 ? left.end() : right.end());
+    const device_buffer<std::int32_t> l(left), r(right);
+    try {
+      const index_t pairs = corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end());
+      guarded_output<index_t> lo{static_cast<std::size_t>(pairs)}, ro{static_cast<std::size_t>(pairs)};
+      corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), lo.first(), ro.first());
+      CORANK_ASSERT_DEVICE_OK();
+      EXPECT_TRUE(guards_intact(lo.buffer.to_host(), guard_elements, lo.count));
+      EXPECT_TRUE(guards_intact(ro.buffer.to_host(), guard_elements, ro.count));
+    } catch (const corank::unsorted_input&) {
+      ++thrown;
+    }
+  }
+  EXPECT_GT(thrown, 0) << "no unsorted input was found so";
+  const std::vector<std::int32_t> a = {1, 2}, b = {2, 3};
+  const device_buffer<std::int32_t> l(a), r(b);
+  try {
+    corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), static_cast<index_t*>(nullptr),
+                        static_cast<index_t*>(nullptr));
+    ADD_FAILURE() << "null outputs were taken";
+  } catch (const corank::cuda_error& e) {
+    EXPECT_NE(std::string(e.what()).find("corank::sorted_join: an output is a null pointer with a nonzero size"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(corank::sorted_join_count(l.end(), l.begin(), r.begin(), r.end()), corank::cuda_error);
+}
+
+}  // namespace
