@@ -133,7 +133,7 @@ index_t find_unsorted_on_gpu(dtype key_type, const void* keys, index_t n, cudaSt
 index_t run_on_gpu(const operands& given, cudaStream_t stream) {
   operands o = given;
   temporaries temp(stream);
-  const index_t bound = output_bound(o.op, o.size_a, o.size_b);
+  const index_t bound = output_bound(o.op, o.size_a, o.size_b, o.pairs);
   const bool writes = !o.count_only;
   // Searches write positions or flags, the join positions: not keys.
   const bool writes_keys = writes && !is_search(o.op) && o.op != operation::join;

@@ -208,7 +208,7 @@ index_t run_on_host(const operands& given, unsigned threads) {
   };
   if (!widen_a && !widen_b) return checked(run_native(given, threads));
   operands o = given;
-  const index_t bound = output_bound(o.op, o.size_a, o.size_b);
+  const index_t bound = output_bound(o.op, o.size_a, o.size_b, o.pairs);
   const std::size_t room = std::size_t(std::max<index_t>(bound, 1));
   std::vector<std::uint32_t> a_values, b_values, values_out, b_values_out;
   if (widen_a) {

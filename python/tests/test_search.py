@@ -13,12 +13,6 @@ import corank
 import reference as ref
 from corank import _search
 
-def _same(got, expected):
-    """One dtype and shape, equal values (NaN-free results)."""
-    got, expected = np.asarray(got), np.asarray(expected)
-    return got.dtype == expected.dtype and got.shape == expected.shape and np.array_equal(got, expected)
-
-
 @pytest.mark.parametrize("dtype", ref.KEY_DTYPES)
 @pytest.mark.parametrize("shape", ref.SHAPES)
 def test_searchsorted_matches_numpy(rng, dtype, shape, plan):
@@ -26,7 +20,7 @@ def test_searchsorted_matches_numpy(rng, dtype, shape, plan):
         a, b = ref.SHAPES[shape](rng, dtype, n)  # sorted; floats with NaNs and -0.0
         for v in (b, rng.permutation(b), rng.permutation(b).reshape(-1, 1) if len(b) else b):
             for side in ("left", "right"):
-                assert _same(corank.searchsorted(a, v, side=side), np.searchsorted(a, v, side=side)), \
+                assert ref.same(corank.searchsorted(a, v, side=side), np.searchsorted(a, v, side=side)), \
                     f"n={n} side={side} v{v.shape}"
 
 
@@ -38,7 +32,7 @@ def test_isin_matches_numpy(rng, dtype, shape, plan):
         for element, test in ((a, b), (rng.permutation(a).reshape(-1, 1) if len(a) else a, rng.permutation(b))):
             for invert in (False, True):
                 got, expected = corank.isin(element, test, invert=invert), np.isin(element, test, invert=invert)
-                assert _same(got, expected), f"n={n} invert={invert} element{element.shape}"
+                assert ref.same(got, expected), f"n={n} invert={invert} element{element.shape}"
 
 
 @pytest.mark.parametrize("shape", ["interleaved", "long_runs", "all_equal"])
@@ -47,8 +41,8 @@ def test_threads_and_pieces(rng, shape, threads):
     # 2^15 path positions a thread: these sizes start every thread asked for.
     a, b = ref.SHAPES[shape](rng, "int64", 150000)
     for side in ("left", "right"):
-        assert _same(corank.searchsorted(a, b, side=side, threads=threads), np.searchsorted(a, b, side=side))
-    assert _same(corank.isin(b, a, threads=threads), np.isin(b, a))
+        assert ref.same(corank.searchsorted(a, b, side=side, threads=threads), np.searchsorted(a, b, side=side))
+    assert ref.same(corank.isin(b, a, threads=threads), np.isin(b, a))
 
 
 def test_the_plan_by_size():
@@ -62,8 +56,8 @@ def test_the_plan_by_size():
 def test_assume_sorted_skips_the_reads_and_check_sorted_checks(rng):
     a, v = np.sort(rng.integers(0, 100, 5000)), np.sort(rng.integers(-10, 110, 7000))
     for check in (True, False):
-        assert _same(corank.searchsorted(a, v, assume_sorted=True, check_sorted=check), np.searchsorted(a, v))
-        assert _same(corank.isin(v, a, assume_sorted=True, check_sorted=check), np.isin(v, a))
+        assert ref.same(corank.searchsorted(a, v, assume_sorted=True, check_sorted=check), np.searchsorted(a, v))
+        assert ref.same(corank.isin(v, a, assume_sorted=True, check_sorted=check), np.isin(v, a))
     with pytest.raises(ValueError, match=re.escape("corank.searchsorted: `v` is not sorted: v[1] comes before v[0]")):
         corank.searchsorted(a, [5, 3], assume_sorted=True)
     with pytest.raises(ValueError, match=re.escape("corank.isin: `test_elements` is not sorted")):
@@ -76,12 +70,12 @@ def test_scalars_and_shapes_as_numpy():
     a = np.array([1, 2, 2, 3])
     got = corank.searchsorted(a, 2)
     assert isinstance(got, np.integer) and got == 1
-    assert _same(corank.searchsorted(a, [[2, 0], [5, 3]], side="right"), np.searchsorted(a, [[2, 0], [5, 3]], "right"))
-    assert _same(corank.searchsorted([], [1, 2]), np.searchsorted([], [1, 2]))
-    assert _same(corank.searchsorted(a, []), np.searchsorted(a, []))
-    assert _same(corank.isin(2, a), np.isin(2, a))  # a 0-d array, as NumPy's
-    assert _same(corank.isin([[1, 5], [3, 2]], []), np.isin([[1, 5], [3, 2]], []))
-    assert _same(corank.isin([], a, invert=True), np.isin([], a, invert=True))
+    assert ref.same(corank.searchsorted(a, [[2, 0], [5, 3]], side="right"), np.searchsorted(a, [[2, 0], [5, 3]], "right"))
+    assert ref.same(corank.searchsorted([], [1, 2]), np.searchsorted([], [1, 2]))
+    assert ref.same(corank.searchsorted(a, []), np.searchsorted(a, []))
+    assert ref.same(corank.isin(2, a), np.isin(2, a))  # a 0-d array, as NumPy's
+    assert ref.same(corank.isin([[1, 5], [3, 2]], []), np.isin([[1, 5], [3, 2]], []))
+    assert ref.same(corank.isin([], a, invert=True), np.isin([], a, invert=True))
 
 
 def test_sorter_as_numpy(rng):
@@ -90,34 +84,34 @@ def test_sorter_as_numpy(rng):
         sorter = np.argsort(a, kind="stable")
         v = rng.integers(-60, 60, 3000)
         for side in ("left", "right"):
-            assert _same(corank.searchsorted(a, v, side, sorter), np.searchsorted(a, v, side, sorter))
+            assert ref.same(corank.searchsorted(a, v, side, sorter), np.searchsorted(a, v, side, sorter))
 
 
 def test_dtypes_promoted_as_numpy():
     a = np.array([1, 2, 3, 2**40], dtype=np.int64)
     v = np.array([1.5, 2.0, 2.5, -1.0, 3e12], dtype=np.float32)
-    assert _same(corank.searchsorted(a, v), np.searchsorted(a, v))
-    assert _same(corank.isin(v, a), np.isin(v, a))
+    assert ref.same(corank.searchsorted(a, v), np.searchsorted(a, v))
+    assert ref.same(corank.isin(v, a), np.isin(v, a))
     u = np.array([0, 7, 200], dtype=np.uint8)
-    assert _same(corank.searchsorted(u, [-1, 7, 300]), np.searchsorted(u, [-1, 7, 300]))
-    assert _same(corank.isin([-1, 7, 300], u), np.isin([-1, 7, 300], u))
+    assert ref.same(corank.searchsorted(u, [-1, 7, 300]), np.searchsorted(u, [-1, 7, 300]))
+    assert ref.same(corank.isin([-1, 7, 300], u), np.isin([-1, 7, 300], u))
 
 
 def test_nans_as_numpy_2():
     a = np.array([-np.inf, -0.0, 1.0, np.nan, np.nan])
     v = np.array([np.nan, 0.0, -0.0, np.inf, np.nan, 1.0])
     for side in ("left", "right"):
-        assert _same(corank.searchsorted(a, v, side=side), np.searchsorted(a, v, side=side))
+        assert ref.same(corank.searchsorted(a, v, side=side), np.searchsorted(a, v, side=side))
     for invert in (False, True):
         # NaN is in nothing: corank's sorted search finds it among a's NaNs; isin says no, as NumPy.
-        assert _same(corank.isin(v, a, invert=invert), np.isin(v, a, invert=invert))
-        assert _same(corank.isin(np.sort(v), a, invert=invert), np.isin(np.sort(v), a, invert=invert))
+        assert ref.same(corank.isin(v, a, invert=invert), np.isin(v, a, invert=invert))
+        assert ref.same(corank.isin(np.sort(v), a, invert=invert), np.isin(np.sort(v), a, invert=invert))
 
 
 def test_kind_and_assume_unique_are_accepted():
     a, b = np.array([3, 1, 2]), np.array([2, 5])
     for kind in (None, "sort", "table"):
-        assert _same(corank.isin(a, b, assume_unique=True, kind=kind), np.isin(a, b, kind=kind))
+        assert ref.same(corank.isin(a, b, assume_unique=True, kind=kind), np.isin(a, b, kind=kind))
     with pytest.raises(ValueError, match=re.escape("corank.isin: invalid kind: 'quicksort'")):
         corank.isin(a, b, kind="quicksort")
     with pytest.raises(ValueError, match="kind='table' takes integer arrays only"):
@@ -143,7 +137,7 @@ def test_errors_are_one_sentence():
     with pytest.raises(TypeError, match=re.escape("corank.isin: `element` has dtype float16")):
         corank.isin(np.array([1.0], dtype=np.float16), a)
     # Bools are bytes 0 and 1 (NumPy's own tests of isin run bools).
-    assert _same(corank.isin(np.array([True, False]), [0]), np.isin(np.array([True, False]), [0]))
+    assert ref.same(corank.isin(np.array([True, False]), [0]), np.isin(np.array([True, False]), [0]))
 
 
 def test_unchecked_unsorted_a_stays_in_bounds(rng):

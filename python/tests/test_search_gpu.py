@@ -14,16 +14,9 @@ cupy = pytest.importorskip("cupy", reason="the GPU tests need CuPy")
 _reason = corank.gpu_unavailable_reason()
 pytestmark = pytest.mark.skipif(bool(_reason), reason=f"no usable GPU: {_reason}")
 
+from test_gpu import DLPackOnly, host  # noqa: E402  (after the skips: it needs CuPy too)
+
 SIZES = (1, 1000, 4097, 70001)
-
-
-def host(x):
-    return x.get() if hasattr(x, "get") else x.cpu().numpy()
-
-
-def _same(got, expected):
-    got, expected = np.asarray(got), np.asarray(expected)
-    return got.dtype == expected.dtype and got.shape == expected.shape and np.array_equal(got, expected)
 
 
 @pytest.mark.parametrize("dtype", ref.KEY_DTYPES)
@@ -35,11 +28,11 @@ def test_cupy_searchsorted_and_isin_match_numpy(rng, dtype, shape, plan):
             da, dv = cupy.asarray(a), cupy.asarray(v)
             for side in ("left", "right"):
                 got = corank.searchsorted(da, dv, side=side)
-                assert isinstance(got, cupy.ndarray) and _same(host(got), np.searchsorted(a, v, side=side)), \
+                assert isinstance(got, cupy.ndarray) and ref.same(host(got), np.searchsorted(a, v, side=side)), \
                     f"n={n} side={side}"
             for invert in (False, True):
                 got = corank.isin(dv, da, invert=invert)
-                assert isinstance(got, cupy.ndarray) and _same(host(got), np.isin(v, a, invert=invert)), \
+                assert isinstance(got, cupy.ndarray) and ref.same(host(got), np.isin(v, a, invert=invert)), \
                     f"n={n} invert={invert}"
 
 
@@ -52,7 +45,7 @@ def test_cupy_join_matches_the_cpu_backend(rng, dtype, shape):
             li, ri = corank.join(cupy.asarray(left), cupy.asarray(right))
             assert isinstance(li, cupy.ndarray) and isinstance(ri, cupy.ndarray)
             expected = corank.join(left, right)
-            assert _same(host(li), expected[0]) and _same(host(ri), expected[1]), f"n={n}"
+            assert ref.same(host(li), expected[0]) and ref.same(host(ri), expected[1]), f"n={n}"
             assert corank.join_count(cupy.asarray(left), cupy.asarray(right)) == len(expected[0])
 
 
@@ -69,37 +62,26 @@ def test_pytorch_tensors(rng):
     ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(rng.permutation(b)).cuda()
     got = corank.searchsorted(ta, tb, side="right")
     assert isinstance(got, torch.Tensor) and got.device == ta.device and got.dtype == torch.int64
-    assert _same(host(got), np.searchsorted(a, host(tb), side="right"))
+    assert ref.same(host(got), np.searchsorted(a, host(tb), side="right"))
     flags = corank.isin(tb, ta, invert=True)
     assert isinstance(flags, torch.Tensor) and flags.dtype == torch.bool
-    assert _same(host(flags), np.isin(host(tb), a, invert=True))
+    assert ref.same(host(flags), np.isin(host(tb), a, invert=True))
     li, ri = corank.join(ta, tb)
     expected = corank.join(a, host(tb))
-    assert _same(host(li), expected[0]) and _same(host(ri), expected[1])
-
-
-class _DLPackOnly:
-    def __init__(self, x):
-        self.x = x
-
-    def __dlpack__(self, **kwargs):
-        return self.x.__dlpack__(**kwargs)
-
-    def __dlpack_device__(self):
-        return self.x.__dlpack_device__()
+    assert ref.same(host(li), expected[0]) and ref.same(host(ri), expected[1])
 
 
 def test_other_producers_get_device_arrays(rng):
     a, b = ref.SHAPES["interleaved"](rng, "int32", 50000)
-    da, db = _DLPackOnly(cupy.asarray(a)), _DLPackOnly(cupy.asarray(b))
+    da, db = DLPackOnly(cupy.asarray(a)), DLPackOnly(cupy.asarray(b))
     got = corank.searchsorted(da, db)
     assert isinstance(got, corank.DeviceArray) and got.dtype == "int64"
-    assert _same(got.get(), np.searchsorted(a, b))
+    assert ref.same(got.get(), np.searchsorted(a, b))
     flags = corank.isin(db, da)
     assert isinstance(flags, corank.DeviceArray) and flags.dtype == "uint8"
-    assert _same(flags.get(), np.isin(b, a).astype(np.uint8))
+    assert ref.same(flags.get(), np.isin(b, a).astype(np.uint8))
     with pytest.raises(TypeError, match="corank sorts only NumPy, CuPy and PyTorch arrays"):
-        corank.isin(_DLPackOnly(cupy.asarray(rng.permutation(b))), da)
+        corank.isin(DLPackOnly(cupy.asarray(rng.permutation(b))), da)
 
 
 def test_unchecked_unsorted_a_gives_a_bounded_result_or_value_error(rng):

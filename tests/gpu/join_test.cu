@@ -148,17 +148,7 @@ TEST_F(GpuJoin, PairsBeyond2Pow31) {
 
 // ---------------------------------------------------------------------------------------
 
-class GpuJoinTwoPhase : public gpu_test {
- protected:
-  void SetUp() override {
-    gpu_test::SetUp();
-    if (!IsSkipped()) ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  }
-  void TearDown() override {
-    if (stream != nullptr) cudaStreamDestroy(stream);
-  }
-  cudaStream_t stream = nullptr;
-};
+class GpuJoinTwoPhase : public gpu_stream_test {};
 
 TEST_F(GpuJoinTwoPhase, CountThenPairsOnAStream) {
   std::mt19937_64 rng = make_rng();

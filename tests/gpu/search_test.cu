@@ -328,17 +328,7 @@ TEST(GpuSearchHuge, CountingQueriesAbove2Pow31) {
 // ---------------------------------------------------------------------------------------
 // Two-phase forms, on int32 keys: the typed matrix's kernels.
 
-class GpuSearchTwoPhase : public gpu_test {
- protected:
-  void SetUp() override {
-    gpu_test::SetUp();
-    if (!IsSkipped()) ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  }
-  void TearDown() override {
-    if (stream != nullptr) cudaStreamDestroy(stream);
-  }
-  cudaStream_t stream = nullptr;
-};
+class GpuSearchTwoPhase : public gpu_stream_test {};
 
 TEST_F(GpuSearchTwoPhase, QueryRunAndCountOnAStream) {
   using K = std::int32_t;

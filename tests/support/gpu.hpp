@@ -42,6 +42,19 @@ class gpu_test : public ::testing::Test {
   void SetUp() override { require_gpu(); }
 };
 
+// A GPU test with a non-blocking stream of its own, destroyed after the test.
+class gpu_stream_test : public gpu_test {
+ protected:
+  void SetUp() override {
+    gpu_test::SetUp();
+    if (!IsSkipped()) ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  }
+  void TearDown() override {
+    if (stream != nullptr) cudaStreamDestroy(stream);
+  }
+  cudaStream_t stream = nullptr;
+};
+
 inline void cuda_check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
     throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + " " + cudaGetErrorString(e));
