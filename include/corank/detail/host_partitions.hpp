@@ -25,16 +25,23 @@ inline index_t piece_begin(index_t total, unsigned pieces, unsigned p) {
   return total / pieces * p + std::min<index_t>(p, total % pieces);
 }
 
+// A piece's work as a function pointer and its state: the threads below run this, so their
+// machinery (std::thread, its state, the joins) is compiled once per translation unit rather
+// than once per operation, key type and form that the CPU backend instantiates.
+struct piece_work {
+  void* state;
+  void (*call)(void* state, unsigned piece, index_t begin, index_t end);
+};
+
 // Calls work(piece, begin, end) for `pieces` equal output ranges covering [0, total),
 // piece 0 on the calling thread and the others on their own threads. Every started thread is
 // joined before it returns or throws; the first exception of a piece (a comparator's, an
 // iterator's) or of starting a thread is rethrown then.
-template <class Work>
-void for_each_output_piece(index_t total, unsigned pieces, Work work) {
+inline void for_each_output_piece(index_t total, unsigned pieces, piece_work work) {
   std::vector<std::exception_ptr> failures(pieces);
   auto run = [&](unsigned p) {
     try {
-      work(p, piece_begin(total, pieces, p), piece_begin(total, pieces, p + 1));
+      work.call(work.state, p, piece_begin(total, pieces, p), piece_begin(total, pieces, p + 1));
     } catch (...) {
       failures[p] = std::current_exception();
     }
@@ -51,6 +58,15 @@ void for_each_output_piece(index_t total, unsigned pieces, Work work) {
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+}
+
+// The same for any callable work(piece, begin, end).
+template <class Work>
+void for_each_output_piece(index_t total, unsigned pieces, Work work) {
+  const auto call = [](void* state, unsigned piece, index_t begin, index_t end) {
+    (*static_cast<Work*>(state))(piece, begin, end);
+  };
+  for_each_output_piece(total, pieces, piece_work{&work, call});
 }
 
 }  // namespace corank::detail
