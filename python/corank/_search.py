@@ -103,8 +103,12 @@ def _argsort(lib, x):
 def _search(op, name, a, v, lib, v_sorted, stream, threads, names):
     """op (a search) of v in sorted a, by the plan for their sizes. v_sorted: whether v is
     known to be sorted (else one read finds out)."""
-    first, m = (len(v), len(v)) if v_sorted else r.first_unsorted(v, name, names[0], stream, copy=True)
-    plan = _plan(m, len(a), first == m, lib, lib is not None and _is_float(v))
+    # Arrays of other producers (lib None) have no len() and always take the sorted search.
+    if v_sorted:
+        first = m = len(v) if lib is not None else 0
+    else:
+        first, m = r.first_unsorted(v, name, names[0], stream, copy=True)
+    plan = _plan(m, len(a) if lib is not None else 0, first == m, lib, lib is not None and _is_float(v))
     if plan == "merge":
         if first != m:
             raise TypeError(f"{name}: `{names[0]}` is not sorted, and corank sorts only NumPy, CuPy and PyTorch "
