@@ -763,17 +763,7 @@ TEST_F(GpuTempStorage, FindUnsortedLessThanQueriedIsInvalidValueExactlyQueriedRu
 // ---------------------------------------------------------------------------------------
 // Streams and CUDA graphs
 
-class GpuStreams : public gpu_test {
- protected:
-  void SetUp() override {
-    gpu_test::SetUp();
-    if (!IsSkipped()) ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  }
-  void TearDown() override {
-    if (stream != nullptr) cudaStreamDestroy(stream);
-  }
-  cudaStream_t stream = nullptr;
-};
+class GpuStreams : public gpu_stream_test {};
 
 TEST_F(GpuStreams, MergeOnAUserStream) {
   std::mt19937_64 rng = make_rng();

@@ -636,17 +636,7 @@ TEST_F(GpuSetOpsHuge, UnionOfCountingIteratorsAbove2Pow31IntoBytes) {
 // Two-phase forms (corank::device), on int32 keys and uint64 values: the same kernels as
 // the typed matrix.
 
-class GpuSetOpsTwoPhase : public gpu_test {
- protected:
-  void SetUp() override {
-    gpu_test::SetUp();
-    if (!IsSkipped()) ASSERT_EQ(cudaSuccess, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  }
-  void TearDown() override {
-    if (stream != nullptr) cudaStreamDestroy(stream);
-  }
-  cudaStream_t stream = nullptr;
-};
+class GpuSetOpsTwoPhase : public gpu_stream_test {};
 
 constexpr std::size_t int_tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
 
