@@ -26,6 +26,7 @@
 //   index_t nccl_NAME_count(plan, a, b, comm, ...), nccl_NAME_count(a, m, b, n, comm, ...)
 // Each returns this rank's output size.
 
+#include <corank/detail/merge_instantiations.hpp>  // its merges' windows link the library's kernels
 #include <corank/distributed_operation.cuh>
 #include <corank/nccl_transport.hpp>
 #include <corank/ops/merge.hpp>

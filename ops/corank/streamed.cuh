@@ -10,6 +10,7 @@
 //     std::fwrite(keys, sizeof(long), count, file);
 //   }, {}, options);
 
+#include <corank/detail/merge_instantiations.hpp>  // its merges' chunks link the library's kernels
 #include <corank/detail/streamed_operation_names.hpp>
 #include <corank/streamed_operation.cuh>
 

@@ -8,6 +8,7 @@
 // (each element of a window once, the rest read in place); every rank throwing the same error
 // for one rank's bad argument or for inputs out of order between ranks.
 
+#include <corank/detail/merge_instantiations.hpp>  // the library's merges, as nccl.cuh's forms link them
 #include <corank/distributed_operation.cuh>
 #include <corank/error.hpp>
 #include <corank/ops/merge.hpp>
@@ -19,6 +20,7 @@
 #include "support/distributed_cases.hpp"
 #include "support/gpu.hpp"
 #include "support/in_process_transport.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/test_env.hpp"
 
 #include <cuda_runtime_api.h>

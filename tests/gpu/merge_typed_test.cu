@@ -2,7 +2,8 @@
 // strategy, every distribution, sizes around the tile and across tiles and blocks.
 //
 // Raw pointers and corank::less, so the eight arithmetic types link the library's
-// pre-compiled merges (merge_instantiations.hpp); only opaque_key compiles kernels here.
+// pre-compiled merges (merge_instantiations.hpp), and opaque_key's keys-only merge links the
+// tests' shared kernels (shared_kernels.hpp); only its by-key merge compiles here.
 
 #include <corank/merge.cuh>
 #include <corank/strategy.hpp>
@@ -11,6 +12,7 @@
 #include "support/gpu.hpp"
 #include "support/inputs.hpp"
 #include "support/keys.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/test_env.hpp"
 
 #include <thrust/device_vector.h>

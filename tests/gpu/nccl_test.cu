@@ -12,6 +12,7 @@
 #include "support/distributed_cases.hpp"
 #include "support/gpu.hpp"
 #include "support/rank_processes.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/test_env.hpp"
 
 #include <cuda_runtime_api.h>

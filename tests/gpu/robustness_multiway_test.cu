@@ -32,6 +32,7 @@
 #include "support/gpu.hpp"
 #include "support/in_process_transport.hpp"
 #include "support/multiway_inputs.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/test_env.hpp"
 
 #include <cuda_runtime_api.h>

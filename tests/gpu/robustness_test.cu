@@ -15,6 +15,7 @@
 
 #include "distinct_union.hpp"
 #include "support/gpu.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/strategies.hpp"
 #include "support/test_env.hpp"
 

@@ -17,6 +17,7 @@
 #include "support/keys.hpp"
 #include "support/segmented_inputs.hpp"
 #include "support/set_inputs.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/test_env.hpp"
 
 #include <thrust/device_vector.h>

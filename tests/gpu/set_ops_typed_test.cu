@@ -9,8 +9,9 @@
 // user stream, graph capture) and check_sorted on set-operation inputs.
 //
 // Set operations are not pre-compiled in the library: every (op, form, key type) here
-// compiles its kernels. Raw pointers and one comparator per key type keep that to one
-// instantiation each; the two-phase tests reuse the int32 ones.
+// compiles its kernels, but those that other test programs run too (support/
+// shared_kernels.hpp: int32, int64, uint64 and opaque_key). Raw pointers and one comparator
+// per key type keep that to one instantiation each; the two-phase tests reuse the int32 ones.
 
 #include <corank/check_sorted.cuh>
 #include <corank/strategy.hpp>
@@ -22,6 +23,7 @@
 #include "support/keys.hpp"
 #include "support/set_case.hpp"
 #include "support/set_inputs.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/strategies.hpp"
 #include "support/test_env.hpp"
 

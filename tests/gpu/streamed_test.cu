@@ -11,6 +11,7 @@
 #include <corank/streamed.cuh>
 
 #include "support/gpu.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/streamed_cases.hpp"
 #include "support/test_env.hpp"
 

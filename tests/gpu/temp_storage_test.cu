@@ -28,6 +28,7 @@
 #include "support/keys.hpp"
 #include "support/set_case.hpp"
 #include "support/set_inputs.hpp"
+#include "support/shared_kernels.hpp"
 #include "support/strategies.hpp"
 #include "support/test_env.hpp"
 

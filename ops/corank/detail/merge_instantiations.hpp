@@ -1,8 +1,11 @@
 #pragma once
 // The merges that src/ compiles once, for raw pointers and corank::less: callers with
-// these types link the library's kernels instead of compiling them again.
+// these types link the library's kernels instead of compiling them again. Included by every
+// header whose forms run merge_op through the dispatcher with these arguments (merge.cuh,
+// streamed.cuh, nccl.cuh).
 
 #include <corank/comparators.hpp>
+#include <corank/detail/dispatch.cuh>
 #include <corank/ops/merge.hpp>
 
 #include <cstdint>

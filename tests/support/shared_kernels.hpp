@@ -1,0 +1,82 @@
+#pragma once
+// The operations that several GPU test programs run with the same types, compiled once
+// (shared_kernels_<key>.cu, the library corank_test_kernels) rather than in every program
+// that runs them: declared extern here, as the library's merges are
+// (ops/corank/detail/merge_instantiations.hpp). A test that includes this header and links
+// corank_test_kernels links these kernels; any other type or form compiles in the test as
+// before. Raw pointers, as the tests pass them (device iterators become raw pointers).
+
+#include <corank/comparators.hpp>
+#include <corank/detail/dispatch.cuh>
+#include <corank/ops/merge.hpp>
+#include <corank/ops/set_difference.hpp>
+#include <corank/ops/set_intersection.hpp>
+#include <corank/ops/set_symmetric_difference.hpp>
+#include <corank/ops/set_union.hpp>
+
+#include "support/keys.hpp"
+
+#include <cstdint>
+
+namespace corank::test::shared {
+
+using corank::detail::unused;
+template <class K>
+using keys_args = corank::detail::merge_args<const K*, const K*, unused, unused, K*, unused>;
+template <class K>
+using count_args = corank::detail::merge_args<const K*, const K*, unused, unused, unused, unused>;
+template <class K, class V>
+using by_key_args = corank::detail::merge_args<const K*, const K*, const V*, const V*, K*, V*>;
+template <class K, class V>
+using paired_args = corank::detail::merge_args<const K*, const K*, const V*, const V*, K*, V*, V*>;
+
+}  // namespace corank::test::shared
+
+// X(op, comparator, argument block): the dispatcher's instantiation for each.
+#define CORANK_TEST_SET_OPERATIONS(X, COMP, ...)             \
+  X(::corank::ops::set_union_op, COMP, __VA_ARGS__)          \
+  X(::corank::ops::set_intersection_op, COMP, __VA_ARGS__)   \
+  X(::corank::ops::set_difference_op, COMP, __VA_ARGS__)     \
+  X(::corank::ops::set_symmetric_difference_op, COMP, __VA_ARGS__)
+
+// Per key type, one source file each (so that they compile in parallel). The merges of int32
+// and int64 keys and of int64 keys with uint64 values are the library's.
+#define CORANK_TEST_KERNELS_INT32(X)                                                                        \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::keys_args<std::int32_t>)          \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::count_args<std::int32_t>)         \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int32_t, std::int32_t>) \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int32_t, std::uint64_t>) \
+  X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<std::int32_t, std::int32_t>) \
+  X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<std::int32_t, std::uint64_t>)
+#define CORANK_TEST_KERNELS_INT64(X)                                                                        \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::keys_args<std::int64_t>)          \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::count_args<std::int64_t>)         \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::int32_t>) \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::uint64_t>) \
+  X(::corank::ops::merge_op, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::int32_t>)
+#define CORANK_TEST_KERNELS_UINT64(X)                                                                       \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::keys_args<std::uint64_t>)         \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::count_args<std::uint64_t>)        \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::uint64_t, std::uint64_t>)
+#define CORANK_TEST_KERNELS_OPAQUE(X)                                                                       \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::test::opaque_less, ::corank::test::shared::keys_args<::corank::test::opaque_key>) \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::test::opaque_less, ::corank::test::shared::count_args<::corank::test::opaque_key>) \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::test::opaque_less,                                               \
+                             ::corank::test::shared::by_key_args<::corank::test::opaque_key, std::int32_t>) \
+  X(::corank::ops::merge_op, ::corank::test::opaque_less, ::corank::test::shared::keys_args<::corank::test::opaque_key>) \
+  X(::corank::ops::merge_op, ::corank::test::opaque_less,                                                  \
+    ::corank::test::shared::by_key_args<::corank::test::opaque_key, std::int32_t>)
+
+#define CORANK_TEST_DISPATCH(OP, COMP, ...)                                                          \
+  template cudaError_t corank::detail::dispatch<OP, __VA_ARGS__, COMP>(                              \
+      void*, std::size_t&, const OP&, const __VA_ARGS__&, ::corank::index_t*, COMP, cudaStream_t, \
+      ::corank::strategy);
+
+#ifndef CORANK_TEST_INSTANTIATING
+#define CORANK_TEST_EXTERN_DISPATCH(OP, COMP, ...) extern CORANK_TEST_DISPATCH(OP, COMP, __VA_ARGS__)
+CORANK_TEST_KERNELS_INT32(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_INT64(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_UINT64(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_OPAQUE(CORANK_TEST_EXTERN_DISPATCH)
+#undef CORANK_TEST_EXTERN_DISPATCH
+#endif
