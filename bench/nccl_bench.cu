@@ -13,8 +13,13 @@
 // them as JSON lines to --json FILE.
 //
 //   corank_nccl_bench [--log2 24,26,28] [--op merge|set_union] [--spread uniform|shifted|disjoint]
-//                     [--gpus N] [--runs R] [--json FILE]
+//                     [--placement balanced|owner|balanced,owner] [--stages S] [--gpus N] [--runs R]
+//                     [--json FILE]
 //
+// --placement: where the output is computed (distributed_options::placement): equal shares in
+// rank order (balanced), or each piece on the rank holding most of it (owner); a row each, with
+// the bytes each moves (default both). --stages: the moves in S exchanges overlapped with the
+// local calls (distributed_options::stages; default 0: the library's, 4; 1: one exchange).
 // --spread: uniform (A and B interleaved: every window stays where it is), shifted (B's keys
 // half the range above A's: half of each input moves), disjoint (A before B: half moves).
 // Machines whose NVLink multicast is not usable need NCCL_NVLS_ENABLE=0 (the H200 machines).
@@ -120,6 +125,9 @@ struct options {
   std::vector<int> log2{24, 26, 28};
   std::string op = "merge";
   spread keys = spread::uniform;
+  std::vector<corank::distributed_placement> placements{corank::distributed_placement::balanced,
+                                                         corank::distributed_placement::owner};
+  int stages = 0;
   int gpus = 0;
   int runs = 5;
   std::string json;
@@ -150,6 +158,19 @@ options parse(int argc, char** argv) {
       else if (s == "shifted") o.keys = spread::shifted;
       else if (s == "disjoint") o.keys = spread::disjoint;
       else throw std::invalid_argument("--spread: uniform, shifted or disjoint");
+    } else if (flag == "--placement") {
+      o.placements.clear();
+      const std::string list = value();
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        const std::string name = list.substr(at, comma - at);
+        if (name == "balanced") o.placements.push_back(corank::distributed_placement::balanced);
+        else if (name == "owner") o.placements.push_back(corank::distributed_placement::owner);
+        else throw std::invalid_argument("--placement: balanced, owner, or both (balanced,owner)");
+        at = comma + 1;
+      }
+    } else if (flag == "--stages") {
+      o.stages = std::max(0, std::stoi(value()));
     } else if (flag == "--gpus") {
       o.gpus = std::stoi(value());
     } else if (flag == "--runs") {
@@ -164,6 +185,9 @@ options parse(int argc, char** argv) {
 }
 
 const char* to_string(spread s) { return s == spread::uniform ? "uniform" : s == spread::shifted ? "shifted" : "disjoint"; }
+const char* to_string(corank::distributed_placement p) {
+  return p == corank::distributed_placement::owner ? "owner" : "balanced";
+}
 
 // Every pair exchanging `bytes` in one ncclSend/ncclRecv group: GB/s received per rank.
 double all_to_all_bandwidth(rank_context& x, std::size_t bytes, int runs) {
@@ -191,7 +215,8 @@ double all_to_all_bandwidth(rank_context& x, std::size_t bytes, int runs) {
 }
 
 struct row {
-  int log2 = 0, ranks = 0;
+  int log2 = 0, ranks = 0, pieces = 0, stages = 0;
+  corank::distributed_placement placement = corank::distributed_placement::balanced;
   double one_gpu_ms = -1, total_ms = 0, search_ms = 0, run_ms = 0, local_ms = 0, bound_ms = -1, bandwidth = 0;
   std::size_t moved_bytes = 0;  // received by the rank that receives most
   int rounds = 0;
@@ -226,47 +251,58 @@ double one_gpu_ms(const options& o, index_t per_side, spread s, int runs) {
   return median(ms);
 }
 
-row measure(const options& o, rank_context& x, int log2, double bandwidth) {
+row measure(const options& o, rank_context& x, int log2, double bandwidth, corank::distributed_placement placement,
+            double one_gpu) {
   const index_t per_rank = index_t(1) << log2, per_side = per_rank * x.ranks;
   row result;
   result.log2 = log2;
   result.ranks = x.ranks;
   result.bandwidth = bandwidth;
-  if (x.rank == 0) result.one_gpu_ms = one_gpu_ms(o, per_side, o.keys, o.runs);  // the others wait
-  x.barrier();
+  result.placement = placement;
+  result.one_gpu_ms = one_gpu;
+  corank::distributed_options options;
+  options.placement = placement;
+  options.stages = o.stages;
 
   const int r = x.rank;
-  device_array a(per_rank), b(per_rank), out(2 * per_rank + 2);
+  device_array a(per_rank), b(per_rank);
   fill(a, r * per_rank, per_side, 0, o.keys);
   fill(b, r * per_rank, per_side, 1, o.keys);
   check(cudaDeviceSynchronize(), "fill");
+  // The owner placement's shares follow the data: the output as large as this rank's bound.
+  corank::distributed_plan plan = o.op == "merge"
+                                      ? corank::nccl_merge.plan(a.data, per_rank, b.data, per_rank, x.comm, {}, x.stream, options)
+                                      : corank::nccl_set_union.plan(a.data, per_rank, b.data, per_rank, x.comm, {}, x.stream, options);
+  device_array out(std::max<index_t>(plan.output_bound(), 2 * per_rank) + 2);
   // Every rank's numbers, reduced in one all-reduce below: total, search and run of each run,
   // then each run of the local call, then the bytes moved, then 1 where a check failed.
   std::vector<double> times;
   index_t count = 0;
-  corank::distributed_plan plan;
   for (int run = -1; run < o.runs; ++run) {
     x.barrier();
     const double start = now_ms();
     if (o.op == "merge") {
-      plan = corank::nccl_merge.plan(a.data, per_rank, b.data, per_rank, x.comm, {}, x.stream);
+      plan = corank::nccl_merge.plan(a.data, per_rank, b.data, per_rank, x.comm, {}, x.stream, options);
     } else {
-      plan = corank::nccl_set_union.plan(a.data, per_rank, b.data, per_rank, x.comm, {}, x.stream);
+      plan = corank::nccl_set_union.plan(a.data, per_rank, b.data, per_rank, x.comm, {}, x.stream, options);
     }
     const double planned = now_ms();
-    if (o.op == "merge") count = corank::nccl_merge(plan, a.data, b.data, out.data, x.comm, {}, x.stream);
-    else count = corank::nccl_set_union(plan, a.data, b.data, out.data, x.comm, {}, x.stream);
+    if (o.op == "merge") count = corank::nccl_merge(plan, a.data, b.data, out.data, x.comm, {}, x.stream, options);
+    else count = corank::nccl_set_union(plan, a.data, b.data, out.data, x.comm, {}, x.stream, options);
     check(cudaStreamSynchronize(x.stream), "distributed op");
     const double end = now_ms();
     if (run >= 0) times.insert(times.end(), {end - start, planned - start, end - planned});
   }
-  // What moved to this rank: its windows' elements held elsewhere.
+  // What moved to this rank: its pieces' elements held elsewhere.
   std::size_t moved = 0;
   for (const bool of_a : {true, false}) {
-    std::vector<index_t> cuts;
-    for (const auto& s : plan.splits) cuts.push_back(of_a ? s.a : s.b);
-    const auto mv = corank::detail::side_moves_of(of_a ? plan.a_sizes : plan.b_sizes, cuts, r);
-    for (const auto& piece : mv.receives) moved += std::size_t(piece.size()) * sizeof(key_t);
+    const std::vector<index_t> starts = corank::detail::starts_of(of_a ? plan.a_sizes : plan.b_sizes);
+    for (int p = 0; p < plan.pieces(); ++p) {
+      const auto from = plan.splits[std::size_t(p)], to = plan.splits[std::size_t(p) + 1];
+      const auto side = corank::detail::piece_side_of(starts, of_a ? from.a : from.b, of_a ? to.a : to.b,
+                                                      plan.owners[std::size_t(p)], r);
+      for (const auto& piece : side.receives) moved += std::size_t(piece.size()) * sizeof(key_t);
+    }
   }
   // The output is sorted, and this rank's merge share has its size.
   unsigned long long* breaks = nullptr;
@@ -276,7 +312,7 @@ row measure(const options& o, rank_context& x, int log2, double bandwidth) {
   check(cudaStreamSynchronize(x.stream), "check");
   std::string problem;
   if (*breaks != 0) problem = fmt::format("rank {}: output not sorted", r);
-  if (o.op == "merge" && count != 2 * per_rank) problem = fmt::format("rank {}: {} outputs", r, count);
+  if (o.op == "merge" && count != plan.output_bound()) problem = fmt::format("rank {}: {} outputs", r, count);
   cudaFree(breaks);
   if (!problem.empty()) std::fprintf(stderr, "corank_nccl_bench: %s\n", problem.c_str());
 
@@ -310,6 +346,8 @@ row measure(const options& o, rank_context& x, int log2, double bandwidth) {
   result.moved_bytes = std::size_t(times[std::size_t(4 * o.runs)]);
   if (bandwidth > 0) result.bound_ms = double(result.moved_bytes) / (bandwidth * 1e6);
   result.rounds = plan.rounds;
+  result.pieces = plan.pieces();
+  result.stages = plan.stage_count();
   if (times.back() != 0) result.check = "failed on a rank (see above)";
   return result;
 }
@@ -338,30 +376,36 @@ int run_rank(const options& o, const corank::test::rank_role& role) {
   const double bandwidth = all_to_all_bandwidth(x, std::size_t(256) << 20, o.runs);
   if (printing && x.ranks > 1) fmt::print("all-to-all: {:.1f} GB/s received per rank (every pair 256 MiB)\n", bandwidth);
   if (printing) {
-    fmt::print("{:>5} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9} {:>11} {:>10} {:>7}  {}\n", "log2",
-               "ranks", "one GPU ms", "total ms", "search ms", "run ms", "local ms", "search%", "x one GPU",
-               "moved MiB", "bound ms", "rounds", "check");
+    fmt::print("{:>5} {:>6} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>8} {:>9} {:>11} {:>10} {:>7} {:>7}  {}\n", "log2",
+               "ranks", "placement", "one GPU ms", "total ms", "search ms", "run ms", "local ms", "search%", "x one GPU",
+               "moved MiB", "bound ms", "rounds", "pieces", "check");
   }
   std::FILE* json = printing && !o.json.empty() ? std::fopen(o.json.c_str(), "a") : nullptr;
   bool failed = false;
   for (const int log2 : o.log2) {
-    const row r = measure(o, x, log2, bandwidth);
+   double one_gpu = -1;
+   if (x.rank == 0) one_gpu = one_gpu_ms(o, (index_t(1) << log2) * x.ranks, o.keys, o.runs);  // the others wait
+   x.barrier();
+   for (const auto placement : o.placements) {
+    const row r = measure(o, x, log2, bandwidth, placement, one_gpu);
     failed |= r.check != "ok";
     if (!printing) continue;
-    fmt::print("{:>5} {:>6} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>7.1f}% {:>9.2f} {:>11.1f} {:>10.3f} {:>7}  {}\n",
-               r.log2, r.ranks, r.one_gpu_ms, r.total_ms, r.search_ms, r.run_ms, r.local_ms, 100 * r.search_ms / r.total_ms,
-               r.one_gpu_ms > 0 ? r.one_gpu_ms / r.total_ms : 0.0, double(r.moved_bytes) / (1 << 20), r.bound_ms,
-               r.rounds, r.check);
+    fmt::print("{:>5} {:>6} {:>9} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>7.1f}% {:>9.2f} {:>11.1f} {:>10.3f} {:>7} {:>3}/{:<3}  {}\n",
+               r.log2, r.ranks, to_string(r.placement), r.one_gpu_ms, r.total_ms, r.search_ms, r.run_ms, r.local_ms,
+               100 * r.search_ms / r.total_ms, r.one_gpu_ms > 0 ? r.one_gpu_ms / r.total_ms : 0.0,
+               double(r.moved_bytes) / (1 << 20), r.bound_ms, r.rounds, r.pieces, r.stages, r.check);
     std::fflush(stdout);
     if (json != nullptr) {
       std::fprintf(json,
                    "{\"bench\": \"nccl\", \"gpu\": \"%s\", \"processes\": true, \"op\": \"%s\", \"spread\": \"%s\", "
+                   "\"placement\": \"%s\", \"pieces\": %d, \"stages\": %d, "
                    "\"log2_per_rank\": %d, \"ranks\": %d, \"one_gpu_ms\": %.4f, \"total_ms\": %.4f, \"search_ms\": %.4f, "
                    "\"run_ms\": %.4f, \"local_ms\": %.4f, \"moved_bytes\": %zu, \"all_to_all_gbps\": %.2f, \"bound_ms\": %.4f, "
                    "\"rounds\": %d, \"check\": \"%s\"}\n",
-                   prop.name, o.op.c_str(), to_string(o.keys), r.log2, r.ranks, r.one_gpu_ms, r.total_ms, r.search_ms,
+                   prop.name, o.op.c_str(), to_string(o.keys), to_string(r.placement), r.pieces, r.stages, r.log2, r.ranks, r.one_gpu_ms, r.total_ms, r.search_ms,
                    r.run_ms, r.local_ms, r.moved_bytes, r.bandwidth, r.bound_ms, r.rounds, r.check.c_str());
     }
+   }
   }
   if (json != nullptr) std::fclose(json);
   cudaFree(x.scratch);

@@ -407,23 +407,83 @@ class distributed_co_rank {
   const distributed_answers<Key>* answers_ = nullptr;
 };
 
+// Where a distributed operation's output is computed (distributed_options::placement).
+enum class distributed_placement : unsigned char {
+  // Rank r computes the path's diagonals [r N / P, (r + 1) N / P): equal shares for the merge,
+  // each rank's output one contiguous range of the result, in rank order; data moves to them.
+  balanced,
+  // The path is cut where it crosses the ranks' partition boundaries of A and of B (between
+  // two such cuts it reads one partition of A and one of B), and each piece is computed by the
+  // rank holding more of its elements: the least data moves (none for disjoint inputs), the
+  // shares follow the data, and a rank may hold several pieces of the result.
+  owner,
+};
+
+// One piece of a distributed operation's result, in the result's order: `size` elements at
+// `offset` of rank `rank`'s output.
+struct distributed_piece {
+  int rank = 0;
+  index_t offset = 0, size = 0;
+};
+
 // Every rank's share of a distributed operation, the same on every rank: the partitions'
-// sizes and the ranks + 1 splits of the op's path at diagonals q (m + n) / ranks (rounded
-// down), m and n the inputs' sizes over all ranks. Rank q takes A[splits[q].a, splits[q+1].a)
-// and B[splits[q].b, splits[q+1].b): its windows, whose op is its share of the output.
+// sizes and the path cut into pieces, each computed by one rank (its owner). Piece p reads
+// A[splits[p].a, splits[p + 1].a) and B[splits[p].b, splits[p + 1].b), the path's splits at
+// diagonals[p] and diagonals[p + 1]; a rank's output is its pieces' outputs in path order.
+// Pieces whose elements move are cut further into `stages` (distributed_options::stages):
+// stage s's moves are one exchange, and a piece's op runs once its stage has arrived.
 struct distributed_plan {
   partitioning partition = partitioning::merge_path;
+  distributed_placement placement = distributed_placement::balanced;
   int rank = 0;                           // the rank this plan was made on
   std::vector<index_t> a_sizes, b_sizes;  // every rank's partition of A and of B
-  std::vector<split<index_t>> splits;     // ranks() + 1, from (0, 0) to (m, n)
+  std::vector<index_t> diagonals;         // pieces() + 1, from 0 to m + n, not decreasing
+  std::vector<split<index_t>> splits;     // the path's splits there, from (0, 0) to (m, n)
+  std::vector<int> owners;                // pieces(): the rank computing each piece
+  std::vector<int> stages;                // pieces(): the exchange its elements move in
   int rounds = 0;                         // the search's exchanges after the first (sizes and boundary keys)
 
   int ranks() const { return int(a_sizes.size()); }
-  // Rank q's windows' sizes; its output has at most their sum (the merge: exactly).
-  index_t window_a(int q) const { return splits[std::size_t(q) + 1].a - splits[std::size_t(q)].a; }
-  index_t window_b(int q) const { return splits[std::size_t(q) + 1].b - splits[std::size_t(q)].b; }
-  // The elements this rank's output may need: its windows' sizes.
+  int pieces() const { return int(owners.size()); }
+  int stage_count() const {
+    int most = 0;
+    for (const int s : stages) most = s + 1 > most ? s + 1 : most;
+    return most > 0 ? most : 1;
+  }
+  index_t piece_a(int p) const { return splits[std::size_t(p) + 1].a - splits[std::size_t(p)].a; }
+  index_t piece_b(int p) const { return splits[std::size_t(p) + 1].b - splits[std::size_t(p)].b; }
+  // Rank q's windows' sizes: the elements of A and of B its pieces read.
+  index_t window_a(int q) const { return sum_over(q, true); }
+  index_t window_b(int q) const { return sum_over(q, false); }
+  // The elements this rank's output may need: its windows' sizes (the merge: exactly).
   index_t output_bound() const { return window_a(rank) + window_b(rank); }
+  // The result's pieces in order, each rank's consecutive pieces joined, with the sizes of
+  // the merge (pieces' input sizes; a set operation's run fills distributed_options::order).
+  std::vector<distributed_piece> merge_order() const {
+    std::vector<distributed_piece> order;
+    std::vector<index_t> at(a_sizes.size(), 0);
+    for (int p = 0; p < pieces(); ++p) {
+      const int q = owners[std::size_t(p)];
+      const index_t size = piece_a(p) + piece_b(p);
+      if (size == 0) continue;
+      if (!order.empty() && order.back().rank == q) {
+        order.back().size += size;
+      } else {
+        order.push_back({q, at[std::size_t(q)], size});
+      }
+      at[std::size_t(q)] += size;
+    }
+    return order;
+  }
+
+ private:
+  index_t sum_over(int q, bool of_a) const {
+    index_t sum = 0;
+    for (int p = 0; p < pieces(); ++p) {
+      if (owners[std::size_t(p)] == q) sum += of_a ? piece_a(p) : piece_b(p);
+    }
+    return sum;
+  }
 };
 
 // The search run to the end, `exchange(requests)` returning each round's answers. Returns

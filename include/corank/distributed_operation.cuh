@@ -96,13 +96,23 @@ struct distributed_receive {
   std::size_t bytes;
 };
 
-// How a distributed call searches and runs; the same on every rank.
+// How a distributed call searches and runs; the same on every rank (but `order`).
 struct distributed_options {
   // Elements the search reads per cut and input in a round (0: max(256, 2^12 / cuts)): more
   // read more per round and take fewer rounds (distributed_co_rank.hpp).
   index_t samples = 0;
   // The local call's strategy (strategy.hpp).
   strategy kind = default_strategy;
+  // Where the output is computed (plan()): equal shares in rank order, or where the inputs
+  // lie (distributed_co_rank.hpp, distributed_placement).
+  distributed_placement placement = distributed_placement::balanced;
+  // plan(): pieces whose elements move are cut into this many stages, each one exchange, so
+  // that a piece's op runs while the next stage arrives (0: 4; 1: one exchange; at most 64).
+  int stages = 0;
+  // The run: where given, gets the result's pieces in order (which rank holds each, where, how
+  // many elements), the same on every rank. A set operation's sizes take one more all-gather
+  // after the local calls: give it on every rank or on none.
+  std::vector<distributed_piece>* order = nullptr;
 };
 
 namespace detail {

@@ -4,9 +4,10 @@
 // all-gathers, the windows' moves) and checks that the ranks agree. Merge and the four set
 // operations, keys, by-key and count forms, against the single-GPU call on the whole inputs
 // (support/distributed_cases.hpp): 1 to 5 ranks, even and uneven partitions (empty ones),
-// inputs whose windows stay in place or move; the search with one probe per round; what moves
-// (each element of a window once, the rest read in place); every rank throwing the same error
-// for one rank's bad argument or for inputs out of order between ranks.
+// inputs whose windows stay in place or move, the balanced and the owner placement, the moves
+// in 1 to 4 stages; the search with one probe per round; what moves (each element of a window
+// once, the rest read in place; nothing for disjoint inputs placed by owner); every rank
+// throwing the same error for one rank's bad argument or for inputs out of order between ranks.
 
 #include <corank/detail/merge_instantiations.hpp>  // the library's merges, as nccl.cuh's forms link them
 #include <corank/distributed_operation.cuh>
@@ -74,6 +75,7 @@ void run_case(const distributed_case<Key>& c, const corank::distributed_options&
   check_ranks<Op>(c, outs, compare{});
 }
 
+// Every spread on 1 to 5 ranks, both placements, the moves in 1 to 4 stages.
 template <class Op, class Key>
 void run_every_case() {
   auto rng = make_rng();
@@ -82,9 +84,17 @@ void run_every_case() {
       {0, 0}, {0, 37}, {513, 1}, {std::size_t(1) << 13, (std::size_t(1) << 12) + 3}, {big, big + big / 3}};
   for (const int ranks : {1, 2, 3, 5}) {
     for (const spread s : all_spreads) {
-      const auto [m, n] = sizes[rng() % sizes.size()];
-      run_case<Op>(make_distributed_case<Key>(s, m, n, ranks, rng() % 2 == 0, rng));
-      if (::testing::Test::HasFailure()) return;
+      for (const auto placement : {corank::distributed_placement::balanced, corank::distributed_placement::owner}) {
+        const auto [m, n] = sizes[rng() % sizes.size()];
+        corank::distributed_options options;
+        options.placement = placement;
+        options.stages = int(rng() % 5);  // 0: the default
+        auto c = make_distributed_case<Key>(s, m, n, ranks, rng() % 2 == 0, rng);
+        c.name += placement == corank::distributed_placement::owner ? " owner" : " balanced";
+        c.name += " stages " + std::to_string(options.stages);
+        run_case<Op>(c, options);
+        if (::testing::Test::HasFailure()) return;
+      }
     }
   }
 }
@@ -118,63 +128,93 @@ TEST_F(DistributedInProcessOptions, OneProbePerRound) {
 }
 
 // What crosses the transport: the plan takes rounds + 1 all-gathers; the run one more (the
-// ranks' statuses) and one exchange, in which each rank receives exactly the elements of its
-// windows that other ranks hold.
+// ranks' statuses) and one exchange per stage, in which each rank receives exactly the
+// elements of its pieces that other ranks hold. The owner placement moves no more than the
+// balanced one, and nothing where A and B are disjoint.
 TEST_F(DistributedInProcessOptions, EachWindowMovesOnce) {
   auto rng = make_rng();
   for (const spread s : {spread::uniform, spread::disjoint, spread::shifted}) {
     const auto c = make_distributed_case<std::int64_t>(s, 20000, 30000, 4, s != spread::uniform, rng);
-    std::vector<corank::distributed_plan> plans(4);
-    std::vector<int> plan_gathers(4), run_gathers(4), exchanges(4);
-    std::vector<std::size_t> received(4);
-    const auto errors = run_in_process(4, 0, [&](int r, in_process_transport& t) {
-      stream_guard st;
-      const std::vector<std::int64_t>& ha = c.a;
-      const std::vector<std::int64_t>& hb = c.b;
-      index_t a_start = 0, b_start = 0;
-      for (int q = 0; q < r; ++q) {
-        a_start += c.a_sizes[std::size_t(q)];
-        b_start += c.b_sizes[std::size_t(q)];
+    std::size_t moved_by[2] = {};
+    for (const auto placement : {corank::distributed_placement::balanced, corank::distributed_placement::owner}) {
+      corank::distributed_options options;
+      options.placement = placement;
+      std::vector<corank::distributed_plan> plans(4);
+      std::vector<int> plan_gathers(4), run_gathers(4), exchanges(4);
+      std::vector<std::size_t> received(4);
+      const auto errors = run_in_process(4, 0, [&](int r, in_process_transport& t) {
+        stream_guard st;
+        const std::vector<std::int64_t>& ha = c.a;
+        const std::vector<std::int64_t>& hb = c.b;
+        index_t a_start = 0, b_start = 0;
+        for (int q = 0; q < r; ++q) {
+          a_start += c.a_sizes[std::size_t(q)];
+          b_start += c.b_sizes[std::size_t(q)];
+        }
+        const index_t m = c.a_sizes[std::size_t(r)], n = c.b_sizes[std::size_t(r)];
+        const device_buffer<std::int64_t> a(std::vector<std::int64_t>(ha.begin() + a_start, ha.begin() + a_start + m));
+        const device_buffer<std::int64_t> b(std::vector<std::int64_t>(hb.begin() + b_start, hb.begin() + b_start + n));
+        const corank::distributed_keys_operation<corank::ops::set_union_op> run{};
+        plans[std::size_t(r)] = run.plan(a.data(), m, b.data(), n, t, corank::less{}, st.stream, options);
+        plan_gathers[std::size_t(r)] = t.all_gathers;
+        device_buffer<std::int64_t> out(std::size_t(plans[std::size_t(r)].output_bound()) + 1);
+        run(plans[std::size_t(r)], a.data(), b.data(), out.data(), t, corank::less{}, st.stream, options);
+        run_gathers[std::size_t(r)] = t.all_gathers - plan_gathers[std::size_t(r)];
+        exchanges[std::size_t(r)] = t.exchanges;
+        received[std::size_t(r)] = t.bytes_received;
+      });
+      ASSERT_EQ(first_error(errors), "");
+      const bool owner = placement == corank::distributed_placement::owner;
+      std::size_t& moved = moved_by[owner ? 1 : 0];
+      for (int r = 0; r < 4; ++r) {
+        const auto& p = plans[std::size_t(r)];
+        EXPECT_EQ(plan_gathers[std::size_t(r)], p.rounds + 1) << to_string(s);
+        EXPECT_LE(p.rounds, owner ? 8 : 7) << to_string(s);
+        EXPECT_EQ(run_gathers[std::size_t(r)], 1);
+        EXPECT_EQ(exchanges[std::size_t(r)], p.stage_count());
+        // The elements of its pieces outside this rank's partitions, per input.
+        index_t elsewhere = 0;
+        for (const bool of_a : {true, false}) {
+          const auto& sizes = of_a ? p.a_sizes : p.b_sizes;
+          index_t own_begin = 0;
+          for (int q = 0; q < r; ++q) own_begin += sizes[std::size_t(q)];
+          const index_t own_end = own_begin + sizes[std::size_t(r)];
+          for (int x = 0; x < p.pieces(); ++x) {
+            if (p.owners[std::size_t(x)] != r) continue;
+            const index_t begin = of_a ? p.splits[std::size_t(x)].a : p.splits[std::size_t(x)].b;
+            const index_t end = of_a ? p.splits[std::size_t(x) + 1].a : p.splits[std::size_t(x) + 1].b;
+            elsewhere += (end - begin) - std::max<index_t>(0, std::min(end, own_end) - std::max(begin, own_begin));
+          }
+        }
+        EXPECT_EQ(received[std::size_t(r)], std::size_t(elsewhere) * sizeof(std::int64_t)) << to_string(s) << " rank " << r;
+        moved += received[std::size_t(r)];
       }
-      const index_t m = c.a_sizes[std::size_t(r)], n = c.b_sizes[std::size_t(r)];
-      const device_buffer<std::int64_t> a(std::vector<std::int64_t>(ha.begin() + a_start, ha.begin() + a_start + m));
-      const device_buffer<std::int64_t> b(std::vector<std::int64_t>(hb.begin() + b_start, hb.begin() + b_start + n));
-      const corank::distributed_keys_operation<corank::ops::set_union_op> run{};
-      plans[std::size_t(r)] = run.plan(a.data(), m, b.data(), n, t, corank::less{}, st.stream);
-      plan_gathers[std::size_t(r)] = t.all_gathers;
-      device_buffer<std::int64_t> out(std::size_t(plans[std::size_t(r)].output_bound()) + 1);
-      run(plans[std::size_t(r)], a.data(), b.data(), out.data(), t, corank::less{}, st.stream);
-      run_gathers[std::size_t(r)] = t.all_gathers - plan_gathers[std::size_t(r)];
-      exchanges[std::size_t(r)] = t.exchanges;
-      received[std::size_t(r)] = t.bytes_received;
-    });
-    ASSERT_EQ(first_error(errors), "");
-    std::size_t moved = 0;
-    for (int r = 0; r < 4; ++r) {
-      const auto& p = plans[std::size_t(r)];
-      EXPECT_EQ(plan_gathers[std::size_t(r)], p.rounds + 1) << to_string(s);
-      EXPECT_LE(p.rounds, 3) << to_string(s);
-      EXPECT_EQ(run_gathers[std::size_t(r)], 1);
-      EXPECT_EQ(exchanges[std::size_t(r)], 1);
-      // The window's elements outside this rank's partition, per input.
-      index_t elsewhere = 0;
-      for (const bool of_a : {true, false}) {
-        const auto& sizes = of_a ? p.a_sizes : p.b_sizes;
-        index_t own_begin = 0;
-        for (int q = 0; q < r; ++q) own_begin += sizes[std::size_t(q)];
-        const index_t own_end = own_begin + sizes[std::size_t(r)];
-        const index_t begin = of_a ? p.splits[std::size_t(r)].a : p.splits[std::size_t(r)].b;
-        const index_t end = of_a ? p.splits[std::size_t(r) + 1].a : p.splits[std::size_t(r) + 1].b;
-        elsewhere += (end - begin) - std::max<index_t>(0, std::min(end, own_end) - std::max(begin, own_begin));
+      std::cout << to_string(s) << (owner ? " owner" : " balanced") << ": " << moved / sizeof(std::int64_t) << " of "
+                << c.a.size() + c.b.size() << " elements moved, " << plans[0].pieces() << " pieces, "
+                << plans[0].stage_count() << " stages, search rounds " << plans[0].rounds << "\n";
+      if (s == spread::uniform) {  // even partitions of interleaved inputs: only the cuts' neighbourhoods move
+        EXPECT_LT(moved, (c.a.size() + c.b.size()) / 20 * sizeof(std::int64_t));
       }
-      EXPECT_EQ(received[std::size_t(r)], std::size_t(elsewhere) * sizeof(std::int64_t)) << to_string(s) << " rank " << r;
-      moved += received[std::size_t(r)];
+      if (s == spread::disjoint && owner) EXPECT_EQ(moved, 0u);
     }
-    std::cout << to_string(s) << ": " << moved / sizeof(std::int64_t) << " of " << c.a.size() + c.b.size()
-              << " elements moved, search rounds " << plans[0].rounds << "\n";
-    if (s == spread::uniform) {  // even partitions of interleaved inputs: only the cuts' neighbourhoods move
-      EXPECT_LT(moved, (c.a.size() + c.b.size()) / 20 * sizeof(std::int64_t));
-    }
+    EXPECT_LE(moved_by[1], moved_by[0]) << to_string(s);
+  }
+}
+
+// The merge's order needs no collective: with it asked for, the run still takes one all-gather.
+// A rank that owns no piece (its partitions empty, or the owner placement giving its elements
+// to others) returns 0 and an empty share.
+TEST_F(DistributedInProcessOptions, RanksWithNothingToDo) {
+  auto rng = make_rng();
+  for (const auto placement : {corank::distributed_placement::balanced, corank::distributed_placement::owner}) {
+    distributed_case<std::int64_t> c = make_distributed_case<std::int64_t>(spread::shifted, 5000, 0, 4, false, rng);
+    c.a_sizes = {0, 5000, 0, 0};  // ranks 0, 2, 3 hold nothing
+    c.b_sizes = {0, 0, 0, 0};
+    c.name += placement == corank::distributed_placement::owner ? " owner" : " balanced";
+    corank::distributed_options options;
+    options.placement = placement;
+    run_case<corank::ops::merge_op>(c, options);
+    run_case<corank::ops::set_union_op>(c, options);
   }
 }
 

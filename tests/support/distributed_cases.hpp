@@ -106,6 +106,8 @@ struct rank_outputs {
   std::vector<Key> by_key_keys;        // by-key form
   std::vector<std::int32_t> by_key_values;
   index_t count = 0;                   // count form
+  // The result's pieces in order, as each form returned them (distributed_options::order).
+  std::vector<distributed_piece> keys_order, by_key_order, count_order;
   std::string guard_problem;           // an output written outside its bound
 };
 
@@ -142,31 +144,40 @@ rank_outputs<Key> run_rank(const distributed_case<Key>& c, int rank, Comm& comm,
 
   rank_outputs<Key> out;
   const distributed_keys_operation<Op> keys{};
+  distributed_options with_order = options;
   out.plan = keys.plan(a.data(), m, b.data(), n, comm, comp, stream, options);
   {
     guarded_output<Key> keys_out(std::size_t(out.plan.output_bound()));
-    const index_t count = keys(out.plan, a.data(), b.data(), keys_out.first(), comm, comp, stream, options);
+    with_order.order = &out.keys_order;
+    const index_t count = keys(out.plan, a.data(), b.data(), keys_out.first(), comm, comp, stream, with_order);
     cuda_check(cudaStreamSynchronize(stream), "keys form");
     out.keys = take_output(keys_out, count, out.guard_problem);
   }
-  // The one-call forms, into outputs of the bound that holds any rank's share.
+  // The one-call forms, into outputs of the bound that holds any rank's balanced share, or
+  // (the owner placement, whose shares follow the data) the plan's bound: the same plan.
   const std::size_t total = c.a.size() + c.b.size(), ranks = c.a_sizes.size();
-  const std::size_t bound = (total + ranks - 1) / ranks + 1;
+  const std::size_t bound = options.placement == distributed_placement::owner
+                                ? std::size_t(out.plan.output_bound())
+                                : (total + ranks - 1) / ranks + 1;
   {
     guarded_output<Key> keys_out(bound);
     guarded_output<std::int32_t> values_out(bound);
+    with_order.order = &out.by_key_order;
     const index_t count = distributed_by_key_operation<Op>{}(a.data(), a_values.data(), m, b.data(), b_values.data(), n,
                                                              keys_out.first(), values_out.first(), comm, comp, stream,
-                                                             options);
+                                                             with_order);
     cuda_check(cudaStreamSynchronize(stream), "by-key form");
     out.by_key_keys = take_output(keys_out, count, out.guard_problem);
     out.by_key_values = take_output(values_out, count, out.guard_problem);
   }
-  out.count = distributed_count_operation<Op>{}(a.data(), m, b.data(), n, comm, comp, stream, options);
+  with_order.order = &out.count_order;
+  out.count = distributed_count_operation<Op>{}(a.data(), m, b.data(), n, comm, comp, stream, with_order);
   return out;
 }
 
-// The ranks' outputs against the single-GPU call on the whole inputs.
+// The ranks' outputs against the single-GPU call on the whole inputs: the plans alike on
+// every rank and cut where path_split cuts, the pieces put in the result's order (each form's
+// distributed_options::order) giving the single call's output.
 template <class Op, class Key, class Compare>
 void check_ranks(const distributed_case<Key>& c, const std::vector<rank_outputs<Key>>& outs, Compare comp) {
   SCOPED_TRACE(c.name);
@@ -175,19 +186,53 @@ void check_ranks(const distributed_case<Key>& c, const std::vector<rank_outputs<
   ASSERT_EQ(int(outs.size()), ranks);
 
   // The plans: the same on every rank, splitting the path where path_split does.
+  const std::vector<index_t> a_starts = detail::starts_of(c.a_sizes), b_starts = detail::starts_of(c.b_sizes);
   for (int r = 0; r < ranks; ++r) {
     const distributed_plan& p = outs[std::size_t(r)].plan;
+    const distributed_plan& first = outs[0].plan;
     EXPECT_EQ(p.rank, r);
     EXPECT_EQ(p.partition, Op::partition);
     EXPECT_EQ(p.a_sizes, c.a_sizes);
     EXPECT_EQ(p.b_sizes, c.b_sizes);
-    ASSERT_EQ(int(p.splits.size()), ranks + 1);
-    EXPECT_EQ(p.rounds, outs[0].plan.rounds);
-    for (int q = 0; q <= ranks; ++q) {
-      const index_t k = detail::scaled(total, q, ranks);
-      const auto expected = path_split<Op::partition>(k, c.a, m, c.b, n, comp);
-      EXPECT_EQ(p.splits[std::size_t(q)].a, expected.a) << "rank " << r << " split " << q;
-      EXPECT_EQ(p.splits[std::size_t(q)].b, expected.b) << "rank " << r << " split " << q;
+    EXPECT_EQ(p.rounds, first.rounds);
+    EXPECT_EQ(p.diagonals, first.diagonals) << "rank " << r;
+    EXPECT_EQ(p.owners, first.owners) << "rank " << r;
+    EXPECT_EQ(p.stages, first.stages) << "rank " << r;
+    ASSERT_GE(p.pieces(), 1);
+    ASSERT_EQ(p.splits.size(), std::size_t(p.pieces()) + 1);
+    ASSERT_EQ(p.diagonals.size(), p.splits.size());
+    EXPECT_EQ(p.diagonals.front(), 0);
+    EXPECT_EQ(p.diagonals.back(), total);
+    for (std::size_t x = 0; x < p.splits.size(); ++x) {
+      const auto expected = path_split<Op::partition>(p.diagonals[x], c.a, m, c.b, n, comp);
+      EXPECT_EQ(p.splits[x].a, expected.a) << "rank " << r << " split " << x;
+      EXPECT_EQ(p.splits[x].b, expected.b) << "rank " << r << " split " << x;
+      if (x > 0) EXPECT_LE(p.diagonals[x - 1], p.diagonals[x]);
+    }
+    if (p.placement == distributed_placement::balanced) {
+      // Rank q's pieces are consecutive and cover diagonals [q N / P, (q + 1) N / P).
+      for (int q = 0; q <= ranks; ++q) {
+        const auto first_of = std::find_if(p.owners.begin(), p.owners.end(), [&](int o) { return o >= q; });
+        const std::size_t x = std::size_t(first_of - p.owners.begin());
+        EXPECT_EQ(p.diagonals[x], detail::scaled(total, q, ranks)) << "rank " << r << " owner " << q;
+      }
+      EXPECT_TRUE(std::is_sorted(p.owners.begin(), p.owners.end()));
+    } else {
+      // Each piece's owner holds at least as many of its elements as any other rank.
+      for (int x = 0; x < p.pieces(); ++x) {
+        EXPECT_EQ(p.owners[std::size_t(x)], detail::majority_owner(a_starts, b_starts, p.splits[std::size_t(x)],
+                                                                   p.splits[std::size_t(x) + 1]))
+            << "piece " << x;
+        if (x > 0) EXPECT_NE(p.owners[std::size_t(x)], p.owners[std::size_t(x) - 1]) << "piece " << x;
+      }
+    }
+    // Stages: 0, 1, ... along each moving piece; a piece in place is one stage.
+    for (int x = 0; x < p.pieces(); ++x) {
+      const int stage = p.stages[std::size_t(x)];
+      if (stage > 0) {
+        EXPECT_EQ(p.owners[std::size_t(x) - 1], p.owners[std::size_t(x)]);
+        EXPECT_EQ(p.stages[std::size_t(x) - 1], stage - 1);
+      }
     }
     EXPECT_EQ(outs[std::size_t(r)].guard_problem, "") << "rank " << r;
   }
@@ -212,22 +257,63 @@ void check_ranks(const distributed_case<Key>& c, const std::vector<rank_outputs<
   expected_by_key.resize(std::size_t(by_key_end.first - by_key_out.data()));
   expected_values.resize(std::size_t(by_key_end.second - values_out.data()));
 
+  // Each form's order: the same on every rank, each rank's pieces one after the other in its
+  // output, covering it; the merge's as the plan says.
+  for (int r = 0; r < ranks; ++r) {
+    const auto& o = outs[std::size_t(r)];
+    EXPECT_EQ(o.keys_order.size(), outs[0].keys_order.size());
+    for (const auto* order : {&o.keys_order, &o.by_key_order, &o.count_order}) {
+      ASSERT_EQ(order->size(), outs[0].keys_order.size()) << "rank " << r;
+      for (std::size_t x = 0; x < order->size(); ++x) {
+        EXPECT_EQ((*order)[x].rank, outs[0].keys_order[x].rank) << "rank " << r << " piece " << x;
+        EXPECT_EQ((*order)[x].offset, outs[0].keys_order[x].offset) << "rank " << r << " piece " << x;
+        EXPECT_EQ((*order)[x].size, outs[0].keys_order[x].size) << "rank " << r << " piece " << x;
+      }
+    }
+    if (Op::output_size_is_input_size) {
+      const auto planned = o.plan.merge_order();
+      ASSERT_EQ(planned.size(), o.keys_order.size());
+      for (std::size_t x = 0; x < planned.size(); ++x) EXPECT_EQ(planned[x].size, o.keys_order[x].size);
+    }
+  }
+  std::vector<index_t> filled(std::size_t(ranks), 0);
+  for (const distributed_piece& piece : outs[0].keys_order) {
+    ASSERT_GE(piece.rank, 0);
+    ASSERT_LT(piece.rank, ranks);
+    EXPECT_GT(piece.size, 0);
+    EXPECT_EQ(piece.offset, filled[std::size_t(piece.rank)]) << "rank " << piece.rank;
+    filled[std::size_t(piece.rank)] += piece.size;
+  }
+  if (outs[0].plan.placement == distributed_placement::balanced) {
+    for (std::size_t x = 1; x < outs[0].keys_order.size(); ++x) EXPECT_LT(outs[0].keys_order[x - 1].rank, outs[0].keys_order[x].rank);
+  }
+
   std::vector<Key> keys, by_key_keys;
   std::vector<std::int32_t> values;
   index_t counted = 0;
   for (int r = 0; r < ranks; ++r) {
     const auto& o = outs[std::size_t(r)];
-    if (Op::output_size_is_input_size) {  // the merge: equal shares
+    if (Op::output_size_is_input_size && o.plan.placement == distributed_placement::balanced) {  // equal shares
       EXPECT_EQ(index_t(o.keys.size()), detail::scaled(total, r + 1, ranks) - detail::scaled(total, r, ranks))
           << "rank " << r;
     }
     EXPECT_LE(index_t(o.keys.size()), o.plan.output_bound()) << "rank " << r;
     EXPECT_EQ(o.count, index_t(o.keys.size())) << "rank " << r;
     EXPECT_EQ(o.by_key_keys.size(), o.keys.size()) << "rank " << r;
-    keys.insert(keys.end(), o.keys.begin(), o.keys.end());
-    by_key_keys.insert(by_key_keys.end(), o.by_key_keys.begin(), o.by_key_keys.end());
-    values.insert(values.end(), o.by_key_values.begin(), o.by_key_values.end());
+    EXPECT_EQ(filled[std::size_t(r)], o.count) << "rank " << r;
     counted += o.count;
+  }
+  // The result, piece by piece in the order's sequence.
+  for (const distributed_piece& piece : outs[0].keys_order) {
+    const auto& o = outs[std::size_t(piece.rank)];
+    if (piece.offset + piece.size > index_t(o.keys.size()) || piece.offset + piece.size > index_t(o.by_key_keys.size())) {
+      ADD_FAILURE() << "piece beyond rank " << piece.rank << "'s output";
+      return;
+    }
+    const auto from = std::size_t(piece.offset), to = std::size_t(piece.offset + piece.size);
+    keys.insert(keys.end(), o.keys.begin() + from, o.keys.begin() + to);
+    by_key_keys.insert(by_key_keys.end(), o.by_key_keys.begin() + from, o.by_key_keys.begin() + to);
+    values.insert(values.end(), o.by_key_values.begin() + from, o.by_key_values.begin() + to);
   }
   EXPECT_EQ(counted, expected_count);
   EXPECT_EQ(keys.size(), expected_keys.size());

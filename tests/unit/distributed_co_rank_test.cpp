@@ -1,8 +1,10 @@
 // The distributed co-rank (distributed_co_rank.hpp) against the single co-rank on the
 // concatenated inputs (path_split: co_rank on the merge path, balanced_co_rank on the
-// balanced path), with an exchange that reads the arrays directly; and the windows' moves
-// (detail/distributed_windows.hpp) against the windows they must assemble.
+// balanced path), with an exchange that reads the arrays directly; the pieces' moves
+// (detail/distributed_windows.hpp) against the windows they must assemble; and the owner
+// placement's cuts and the stages (detail/distributed_placement.hpp).
 
+#include <corank/detail/distributed_placement.hpp>
 #include <corank/detail/distributed_windows.hpp>
 #include <corank/distributed_co_rank.hpp>
 
@@ -262,50 +264,148 @@ TEST(DistributedCoRank, UnsortedInputsEnd) {
   }
 }
 
-// The windows' moves: every element of every rank's window arrives once, from the rank that
-// holds it, or is read in place; what r sends q is what q receives from r.
+// The pieces' moves: every element of every piece arrives at its owner once, from the rank
+// that holds it, or is read in place; what r sends q is what q receives from r.
 TEST(DistributedWindows, EveryElementMovesOnceFromItsHolder) {
   auto rng = corank::test::make_rng();
   for (int trial = 0; trial < 500; ++trial) {
-    const int ranks = 1 + int(rng() % 6);
+    const int ranks = 1 + int(rng() % 6), pieces = 1 + int(rng() % 8);
     const index_t size = index_t(rng() % 50);
-    const std::vector<index_t> sizes = random_sizes(rng, size, ranks), cuts_sizes = random_sizes(rng, size, ranks);
-    const std::vector<index_t> cuts = corank::detail::starts_of(cuts_sizes), starts = corank::detail::starts_of(sizes);
-    std::vector<corank::detail::side_moves> moves;
-    for (int r = 0; r < ranks; ++r) moves.push_back(corank::detail::side_moves_of(sizes, cuts, r));
-    for (int r = 0; r < ranks; ++r) {
-      const auto& mv = moves[std::size_t(r)];
-      ASSERT_EQ(mv.window_begin, cuts[std::size_t(r)]);
-      ASSERT_EQ(mv.window_end, cuts[std::size_t(r) + 1]);
-      std::vector<int> times(std::size_t(mv.window_end - mv.window_begin), 0);
-      const auto mark = [&](index_t begin, index_t end, int holder) {
-        for (index_t p = begin; p < end; ++p) {
-          ASSERT_TRUE(p >= starts[std::size_t(holder)] && p < starts[std::size_t(holder) + 1]) << "trial " << trial;
-          ++times[std::size_t(p - mv.window_begin)];
+    const std::vector<index_t> sizes = random_sizes(rng, size, ranks);
+    const std::vector<index_t> cuts = corank::detail::starts_of(random_sizes(rng, size, pieces));
+    const std::vector<index_t> starts = corank::detail::starts_of(sizes);
+    for (int p = 0; p < pieces; ++p) {
+      const int owner = int(rng() % unsigned(ranks));
+      const index_t begin = cuts[std::size_t(p)], end = cuts[std::size_t(p) + 1];
+      std::vector<corank::detail::piece_side> parts;
+      for (int r = 0; r < ranks; ++r) parts.push_back(corank::detail::piece_side_of(starts, begin, end, owner, r));
+      const auto& mine = parts[std::size_t(owner)];
+      std::vector<int> times(std::size_t(end - begin), 0);
+      const auto mark = [&](index_t from, index_t to, int holder) {
+        for (index_t x = from; x < to; ++x) {
+          ASSERT_TRUE(x >= starts[std::size_t(holder)] && x < starts[std::size_t(holder) + 1]) << "trial " << trial;
+          ++times[std::size_t(x - begin)];
         }
       };
-      if (mv.in_place) {
-        mark(mv.window_begin, mv.window_end, r);
-        EXPECT_TRUE(mv.receives.empty());
+      EXPECT_EQ(mine.send.peer, -1);
+      if (mine.in_place) {
+        mark(begin, end, owner);
+        EXPECT_TRUE(mine.receives.empty());
       } else {
-        mark(mv.kept_begin(), mv.kept_end(), r);
-        for (const auto& piece : mv.receives) {
-          EXPECT_NE(piece.peer, r);
+        mark(mine.kept_begin, mine.kept_end, owner);
+        for (const auto& piece : mine.receives) {
+          EXPECT_NE(piece.peer, owner);
           mark(piece.begin, piece.end, piece.peer);
-          // The holder sends exactly this piece to r.
-          const auto& sent = moves[std::size_t(piece.peer)].sends;
-          const auto match = std::find_if(sent.begin(), sent.end(), [&](const auto& s) { return s.peer == r; });
-          ASSERT_NE(match, sent.end()) << "trial " << trial;
-          EXPECT_EQ(match->begin, piece.begin);
-          EXPECT_EQ(match->end, piece.end);
+          const auto& sent = parts[std::size_t(piece.peer)].send;  // the holder sends exactly this
+          EXPECT_EQ(sent.peer, owner) << "trial " << trial;
+          EXPECT_EQ(sent.begin, piece.begin);
+          EXPECT_EQ(sent.end, piece.end);
         }
       }
-      for (const int t : times) ASSERT_EQ(t, 1) << "trial " << trial << " rank " << r;
-      for (const auto& piece : mv.sends) {  // every send is some peer's receive
-        const auto& got = moves[std::size_t(piece.peer)].receives;
-        EXPECT_TRUE(std::any_of(got.begin(), got.end(), [&](const auto& g) { return g.peer == r && g.begin == piece.begin; }));
+      for (const int t : times) ASSERT_EQ(t, 1) << "trial " << trial << " piece " << p;
+      for (int r = 0; r < ranks; ++r) {  // every send is the owner's receive
+        const auto& send = parts[std::size_t(r)].send;
+        if (send.peer < 0) continue;
+        EXPECT_NE(r, owner);
+        EXPECT_TRUE(std::any_of(mine.receives.begin(), mine.receives.end(),
+                                [&](const auto& g) { return g.peer == r && g.begin == send.begin && g.end == send.end; }));
       }
     }
+  }
+}
+
+// The owner placement's diagonals are where the merge puts the last element of each
+// partition (but the last nonempty one) of A and of B, plus one; between two of them the
+// merge path reads one partition of A and one of B.
+TEST(DistributedPlacement, OwnerDiagonalsCrossPartitionBoundaries) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < 400; ++trial) {
+    distributed_input in;
+    const int ranks = 1 + int(rng() % 5), range = 1 + int(rng() % 20);
+    in.a = sorted_keys(rng, rng() % 40, range, corank::less{});
+    in.b = sorted_keys(rng, rng() % 40, range, corank::less{});
+    in.a_sizes = random_sizes(rng, index_t(in.a.size()), ranks);
+    in.b_sizes = random_sizes(rng, index_t(in.b.size()), ranks);
+    const index_t m = index_t(in.a.size()), n = index_t(in.b.size());
+    int rounds = 0;
+    const auto diagonals = corank::detail::owner_diagonals(table_of(in.a, in.a_sizes), table_of(in.b, in.b_sizes),
+                                                           corank::less{}, array_exchange<corank::less>{in, {}}, rounds);
+    EXPECT_LE(rounds, 1);
+    // The stable merge's position of A[i] is i + |B < A[i]|, of B[j] j + |A <= B[j]|.
+    std::vector<index_t> expected{0, m + n};
+    for (int side = 0; side < 2; ++side) {
+      const auto& own = side == 0 ? in.a : in.b;
+      const auto& other = side == 0 ? in.b : in.a;
+      const auto& sizes = side == 0 ? in.a_sizes : in.b_sizes;
+      index_t at = 0, total = index_t(own.size());
+      for (const index_t s : sizes) {
+        at += s;
+        if (s == 0 || at == total) continue;
+        const int key = own[std::size_t(at - 1)];
+        const auto before = side == 0 ? std::lower_bound(other.begin(), other.end(), key) - other.begin()
+                                      : std::upper_bound(other.begin(), other.end(), key) - other.begin();
+        expected.push_back(at + index_t(before));
+      }
+    }
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    ASSERT_EQ(diagonals, expected) << "trial " << trial;
+    const std::vector<index_t> a_starts = corank::detail::starts_of(in.a_sizes), b_starts = corank::detail::starts_of(in.b_sizes);
+    for (std::size_t x = 0; x + 1 < diagonals.size(); ++x) {
+      const auto from = corank::path_split<partitioning::merge_path>(diagonals[x], in.a, m, in.b, n, corank::less{});
+      const auto to = corank::path_split<partitioning::merge_path>(diagonals[x + 1], in.a, m, in.b, n, corank::less{});
+      const auto partitions_read = [](const std::vector<index_t>& starts, index_t begin, index_t end) {
+        int count = 0;
+        for (std::size_t q = 0; q + 1 < starts.size(); ++q) count += corank::detail::overlap(begin, end, starts[q], starts[q + 1]) > 0;
+        return count;
+      };
+      EXPECT_LE(partitions_read(a_starts, from.a, to.a), 1) << "trial " << trial << " piece " << x;
+      EXPECT_LE(partitions_read(b_starts, from.b, to.b), 1) << "trial " << trial << " piece " << x;
+    }
+  }
+}
+
+// Stages: each moving piece cut into at most `stages` parts, numbered along it; the others
+// whole, stage 0; owners kept.
+TEST(DistributedPlacement, StagesCutMovingPiecesOnly) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < 300; ++trial) {
+    const int pieces = 1 + int(rng() % 6), stages = 1 + int(rng() % 5);
+    std::vector<index_t> diagonals = corank::detail::starts_of(random_sizes(rng, index_t(rng() % 40), pieces));
+    std::vector<corank::split<index_t>> splits;
+    for (const index_t k : diagonals) splits.push_back({k, 0});  // only A: the split is the diagonal
+    std::vector<int> owners;
+    std::vector<bool> moving;
+    for (int p = 0; p < pieces; ++p) {
+      owners.push_back(p % 3);
+      moving.push_back(rng() % 2 == 0);
+    }
+    const auto cuts = corank::detail::stage_diagonals(diagonals, moving, stages);
+    std::vector<corank::split<index_t>> cut_splits;
+    for (const index_t k : cuts) cut_splits.push_back({k, 0});
+    auto d = diagonals;
+    auto sp = splits;
+    auto o = owners;
+    std::vector<int> st;
+    corank::detail::add_stages(d, sp, o, st, cuts, cut_splits);
+    ASSERT_EQ(d.size(), o.size() + 1);
+    ASSERT_EQ(st.size(), o.size());
+    EXPECT_TRUE(std::is_sorted(d.begin(), d.end()));
+    std::size_t x = 0;
+    for (int p = 0; p < pieces; ++p) {
+      const index_t length = diagonals[std::size_t(p) + 1] - diagonals[std::size_t(p)];
+      const int parts = moving[std::size_t(p)] ? std::max(1, int(std::min<index_t>(stages, length))) : 1;
+      EXPECT_EQ(d[x], diagonals[std::size_t(p)]) << "trial " << trial << " piece " << p;
+      for (int t = 0; t < parts; ++t, ++x) {
+        ASSERT_LT(x, o.size()) << "trial " << trial;
+        EXPECT_EQ(o[x], owners[std::size_t(p)]);
+        EXPECT_EQ(st[x], t);
+        EXPECT_EQ(sp[x].a, d[x]);
+        EXPECT_LT(d[x], d[x + 1] + (length == 0 ? 1 : 0));
+      }
+      EXPECT_EQ(d[x], diagonals[std::size_t(p) + 1]) << "trial " << trial << " piece " << p;
+    }
+    EXPECT_EQ(x, o.size());
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include <corank/balanced_path.hpp>
 #include <corank/detail/dispatch.cuh>
+#include <corank/detail/distributed_placement.hpp>
 #include <corank/detail/distributed_windows.hpp>
 #include <corank/detail/make_args.hpp>
 #include <corank/detail/temporary_pool.hpp>
@@ -21,7 +22,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -47,6 +50,7 @@ enum distributed_status : index_t {
   status_null_values_out,
   status_out_of_memory,
   status_bad_plan,
+  status_local_failure,
 };
 
 inline const char* distributed_problem(index_t status) {
@@ -59,6 +63,7 @@ inline const char* distributed_problem(index_t status) {
     case status_null_values_out: return "the value output is a null pointer with a nonzero size";
     case status_out_of_memory: return "the buffer for its windows could not be allocated";
     case status_bad_plan: return "its plan's splits are not those of a plan() (out of order or outside the inputs)";
+    case status_local_failure: return "its local call failed (its windows unsorted, or a CUDA error)";
     default: return "an unknown problem";
   }
 }
@@ -154,6 +159,14 @@ class distributed_buffers {
     }
     return static_cast<char*>(pinned_);
   }
+  // Gives the pinned buffer back now, without waiting for the stream: the caller has waited
+  // for the copies that use it (an event after them).
+  void give_back_now() {
+    if (pinned_ == nullptr) return;
+    give_back_pinned_staging(pinned_, bytes_);
+    pinned_ = nullptr;
+    bytes_ = 0;
+  }
 
  private:
   void release() {
@@ -227,22 +240,38 @@ const char* exchange_blocks(const char* context, Transport& transport, cudaStrea
              context);
   CORANK_TRY(cudaFreeAsync(device.memory, stream), context);
   device.memory = nullptr;
-  CORANK_TRY(cudaStreamSynchronize(stream), context);
+  if (arrived != nullptr) {
+    CORANK_TRY(cudaEventRecord(arrived, stream), context);
+  } else {
+    CORANK_TRY(cudaStreamSynchronize(stream), context);
+  }
   return received;
 }
 
 // Every rank's status in one exchange of a word; every rank throws for the first problem.
+// Given an event `arrived`, returns once the exchange is enqueued (the statuses' copy ends at
+// the event): check_statuses then reads them.
 template <class Key, class Transport, class Compare>
-void agree_on_status(const char* context, Transport& transport, cudaStream_t stream, distributed_buffers& buffers,
-                     const Key* a, const Key* b, Compare comp, index_t status) {
+const char* exchange_statuses(const char* context, Transport& transport, cudaStream_t stream,
+                              distributed_buffers& buffers, const Key* a, const Key* b, Compare comp, index_t status,
+                              cudaEvent_t arrived = nullptr) {
   contribution<Key> mine;
   mine.words = {status};
   const block_layout layout = block_layout_of<Key>(1, 0, 0, 0);
-  const char* blocks = exchange_blocks(context, transport, stream, buffers, a, 0, b, 0, comp, mine, layout,
-                                       layout.bytes);
-  std::vector<index_t> statuses(std::size_t(transport.ranks()));
+  return exchange_blocks(context, transport, stream, buffers, a, 0, b, 0, comp, mine, layout, layout.bytes, arrived);
+}
+template <class Key>
+void check_statuses(const char* context, const char* blocks, int ranks, int rank) {
+  const block_layout layout = block_layout_of<Key>(1, 0, 0, 0);
+  std::vector<index_t> statuses(std::size_t(ranks), 0);
   for (std::size_t q = 0; q < statuses.size(); ++q) std::memcpy(&statuses[q], blocks + q * layout.bytes, sizeof(index_t));
-  throw_first_problem(context, statuses, transport.rank());
+  throw_first_problem(context, statuses, rank);
+}
+template <class Key, class Transport, class Compare>
+void agree_on_status(const char* context, Transport& transport, cudaStream_t stream, distributed_buffers& buffers,
+                     const Key* a, const Key* b, Compare comp, index_t status) {
+  const char* blocks = exchange_statuses(context, transport, stream, buffers, a, b, comp, status);
+  check_statuses<Key>(context, blocks, transport.ranks(), transport.rank());
 }
 
 template <class T>
@@ -335,12 +364,14 @@ index_t input_status(const Key* a, index_t m, const Key* b, index_t n) {
   return status_ok;
 }
 
-// Whether a plan's splits go from (0, 0) to the inputs' ends without going backwards, its
-// sizes are not negative and its rank is one of them: what every plan() returns, but for
-// inputs unsorted inside a rank (plan() throws then). O(ranks).
+// Whether a plan's pieces go from (0, 0) to the inputs' ends without going backwards, its
+// sizes are not negative, its owners are ranks, its stages number fewer than its pieces and
+// its rank is one of them: what every plan() returns, but for inputs unsorted inside a rank
+// (plan() throws then). O(ranks + pieces).
 inline bool plan_in_order(const distributed_plan& plan) {
-  const std::size_t ranks = plan.a_sizes.size();
-  if (ranks == 0 || plan.b_sizes.size() != ranks || plan.splits.size() != ranks + 1) return false;
+  const std::size_t ranks = plan.a_sizes.size(), pieces = plan.owners.size();
+  if (ranks == 0 || plan.b_sizes.size() != ranks || pieces == 0) return false;
+  if (plan.splits.size() != pieces + 1 || plan.diagonals.size() != pieces + 1 || plan.stages.size() != pieces) return false;
   if (plan.rank < 0 || std::size_t(plan.rank) >= ranks) return false;
   constexpr index_t most = std::numeric_limits<index_t>::max();
   index_t m = 0, n = 0;
@@ -352,10 +383,17 @@ inline bool plan_in_order(const distributed_plan& plan) {
   }
   if (plan.splits.front().a != 0 || plan.splits.front().b != 0) return false;
   if (plan.splits.back().a != m || plan.splits.back().b != n) return false;
-  for (std::size_t q = 0; q < ranks; ++q) {
-    if (plan.splits[q + 1].a < plan.splits[q].a || plan.splits[q + 1].b < plan.splits[q].b) return false;
+  for (std::size_t p = 0; p < pieces; ++p) {
+    if (plan.splits[p + 1].a < plan.splits[p].a || plan.splits[p + 1].b < plan.splits[p].b) return false;
+    if (plan.owners[p] < 0 || std::size_t(plan.owners[p]) >= ranks) return false;
+    if (plan.stages[p] < 0 || std::size_t(plan.stages[p]) >= pieces) return false;
   }
   return true;
+}
+
+// The stages a plan cuts moving pieces into (distributed_options::stages; 0: 4).
+inline int stages_of(const distributed_options& options) {
+  return options.stages > 0 ? std::min(options.stages, 64) : 4;
 }
 
 // Step 1: the plan.
@@ -403,37 +441,119 @@ distributed_plan plan_distributed(const char* context, const Key* a, index_t m, 
     }
   }
 
-  std::vector<index_t> diagonals;
-  for (int q = 0; q <= ranks; ++q) diagonals.push_back(scaled(total, q, ranks));
   const std::vector<index_t> a_starts = starts_of(ta.sizes), b_starts = starts_of(tb.sizes);
+  const auto exchange = [&](const distributed_requests<Key>& asked) {
+    return exchange_requests(context, transport, stream, buffers, a, m, b, n, comp, asked, a_starts, b_starts);
+  };
+  const auto search = [&](const std::vector<index_t>& diagonals) {
+    int rounds = 0;
+    auto splits = distributed_path_splits<Partition>(diagonals, ta, tb, exchange, comp, options.samples, &rounds);
+    return std::make_pair(std::move(splits), rounds);
+  };
   distributed_plan plan;
   plan.partition = Partition;
+  plan.placement = options.placement;
   plan.rank = rank;
-  plan.splits = distributed_path_splits<Partition>(
-      diagonals, ta, tb,
-      [&](const distributed_requests<Key>& asked) {
-        return exchange_requests(context, transport, stream, buffers, a, m, b, n, comp, asked, a_starts, b_starts);
-      },
-      comp, options.samples, &plan.rounds);
-  plan.a_sizes = std::move(ta.sizes);
-  plan.b_sizes = std::move(tb.sizes);
+  // The pieces: each rank's diagonals, or the crossings of the partition boundaries.
+  if (options.placement == distributed_placement::owner) {
+    plan.diagonals = owner_diagonals(ta, tb, comp, exchange, plan.rounds);
+  } else {
+    for (int q = 0; q <= ranks; ++q) plan.diagonals.push_back(scaled(total, q, ranks));
+  }
+  auto [splits, rounds] = search(plan.diagonals);
+  plan.splits = std::move(splits);
+  plan.rounds += rounds;
   // Splits out of order (a window of negative size) come only from inputs unsorted inside a
   // rank. Every rank has the same splits, so every rank throws, and none waits in a
   // collective that another left.
+  for (std::size_t p = 0; p + 1 < plan.splits.size(); ++p) {
+    if (plan.splits[p + 1].a < plan.splits[p].a || plan.splits[p + 1].b < plan.splits[p].b) throw unsorted_input(context);
+  }
+  for (std::size_t p = 0; p + 1 < plan.splits.size(); ++p) {
+    plan.owners.push_back(options.placement == distributed_placement::owner
+                              ? majority_owner(a_starts, b_starts, plan.splits[p], plan.splits[p + 1])
+                              : int(p));
+  }
+  if (options.placement == distributed_placement::owner) join_owners(plan.diagonals, plan.splits, plan.owners);
+  // The pieces that move, cut into stages: one more search, where any move.
+  std::vector<bool> moving;
+  for (std::size_t p = 0; p < plan.owners.size(); ++p) {
+    moving.push_back(!piece_in_place(a_starts, b_starts, plan.splits[p], plan.splits[p + 1], plan.owners[p]));
+  }
+  const std::vector<index_t> cuts = stage_diagonals(plan.diagonals, moving, stages_of(options));
+  plan.stages.assign(plan.owners.size(), 0);
+  if (!cuts.empty()) {
+    auto [cut_splits, cut_rounds] = search(cuts);
+    plan.rounds += cut_rounds;
+    add_stages(plan.diagonals, plan.splits, plan.owners, plan.stages, cuts, cut_splits);
+  }
+  plan.a_sizes = std::move(ta.sizes);
+  plan.b_sizes = std::move(tb.sizes);
   if (!plan_in_order(plan)) throw unsorted_input(context);
   return plan;
 }
+
+// `x` advanced by `k` elements where it is a pointer (an output), else itself (unused).
+template <class T>
+T advanced(T x, index_t k) {
+  if constexpr (is_used_v<T>) {
+    return x + k;
+  } else {
+    return x;
+  }
+}
+
+// The side stream that carries the windows' moves, and an event per stage; the caller's
+// stream waits for all of it when this goes (the inputs it sends and the buffer it fills
+// are then free on that stream).
+class move_streams {
+ public:
+  move_streams(const char* context, cudaStream_t stream, int stages) : stream_(stream) {
+    int least = 0, greatest = 0;
+    CORANK_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest), context);
+    // Higher priority than the local calls: a stage's copy kernel is not kept waiting for
+    // their blocks to leave the SMs.
+    CORANK_TRY(cudaStreamCreateWithPriority(&side_, cudaStreamNonBlocking, greatest), context);
+    events_.assign(std::size_t(stages) + 1, nullptr);
+    for (cudaEvent_t& e : events_) CORANK_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), context);
+    // The side stream starts where the caller's stream is (the inputs written, the buffer allocated).
+    CORANK_TRY(cudaEventRecord(events_.back(), stream_), context);
+    CORANK_TRY(cudaStreamWaitEvent(side_, events_.back(), 0), context);
+  }
+  move_streams(const move_streams&) = delete;
+  move_streams& operator=(const move_streams&) = delete;
+  ~move_streams() {
+    if (side_ != nullptr && !events_.empty() && events_.back() != nullptr) {
+      cudaEventRecord(events_.back(), side_);
+      cudaStreamWaitEvent(stream_, events_.back(), 0);
+    }
+    for (cudaEvent_t e : events_) {
+      if (e != nullptr) cudaEventDestroy(e);
+    }
+    if (side_ != nullptr) cudaStreamDestroy(side_);  // released once its work is done
+    cudaGetLastError();  // a failure here belongs to what already failed
+  }
+  cudaStream_t side() const { return side_; }
+  // Stage s's moves are done at this event.
+  cudaEvent_t arrived(int s) const { return events_[std::size_t(s)]; }
+
+ private:
+  cudaStream_t stream_;
+  cudaStream_t side_ = nullptr;
+  std::vector<cudaEvent_t> events_;
+};
 
 // Steps 2 and 3 on this rank: the windows' moves, the op on them. ValuesIn: const Value* or
 // unused; KeysOut, ValuesOut: pointers or unused (count only, keys only).
 template <class Op, class Key, class ValuesIn, class KeysOut, class ValuesOut, class Transport, class Compare>
 index_t run_distributed(const char* context, const Op& op, const distributed_plan& plan, const Key* a,
                         ValuesIn a_values, const Key* b, ValuesIn b_values, KeysOut keys_out, ValuesOut values_out,
-                        Transport& transport, Compare comp, cudaStream_t stream, strategy kind) {
+                        Transport& transport, Compare comp, cudaStream_t stream, const distributed_options& options) {
   static_assert(!sees_run_starts_v<Op>, "the distributed forms do not take ops that see run starts (op.hpp)");
   static_assert(std::is_trivially_copyable_v<Key>, "corank's distributed forms move keys as bytes");
   constexpr bool with_values = is_used_v<ValuesIn>;
   constexpr bool writes = is_used_v<KeysOut>;
+  constexpr bool size_known = writes && Op::output_size_is_input_size;  // the merge: no wait for its size
   using Value = std::conditional_t<with_values, std::remove_const_t<std::remove_pointer_t<ValuesIn>>, char>;
   static_assert(std::is_trivially_copyable_v<Value>, "corank's distributed forms move values as bytes");
   if (plan.partition != Op::partition) {  // the same on every rank
@@ -447,7 +567,7 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
                                                 ", not on this rank (" + std::to_string(transport.rank()) + " of " +
                                                 std::to_string(transport.ranks()) + ")");
   }
-  const int rank = plan.rank;
+  const int rank = plan.rank, ranks = transport.ranks();
   // A plan whose splits plan() could not have made (edited, or of other partitions): every
   // rank hears of it in the status exchange below and throws, before anything moves.
   const bool plan_ok = plan_in_order(plan);
@@ -461,24 +581,31 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
     if (status == status_ok && bound > 0 && is_null(values_out)) status = status_null_values_out;
   }
 
-  std::vector<index_t> a_cuts, b_cuts;
-  for (const auto& s : plan.splits) {
-    a_cuts.push_back(s.a);
-    b_cuts.push_back(s.b);
-  }
-  side_moves moves[2];
-  if (plan_ok) {
-    moves[0] = side_moves_of(plan.a_sizes, a_cuts, rank);
-    moves[1] = side_moves_of(plan.b_sizes, b_cuts, rank);
-  }
-  // The assembled windows: A's keys, B's keys, A's values, B's values (those not in place).
-  std::size_t offsets[2][2] = {}, bytes = 0;
+  // This rank's part of every piece, per input: what it sends, receives, keeps, reads in
+  // place; and where its assembled windows lie in one buffer (keys and values of A and B).
+  const int pieces = plan_ok ? plan.pieces() : 0;
+  const int stages = plan_ok ? plan.stage_count() : 1;
+  std::vector<piece_side> parts[2];
+  std::vector<std::size_t> at[2][2];  // [kind][side][piece]: the assembled window's offset
   const std::size_t element[2] = {sizeof(Key), sizeof(Value)};
-  for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
-    for (int side = 0; side < 2; ++side) {
-      if (moves[side].in_place) continue;
-      offsets[kind_of][side] = bytes;
-      bytes += align_up(std::size_t(moves[side].window_end - moves[side].window_begin) * element[kind_of]);
+  std::size_t bytes = 0;
+  bool moves = false;  // this rank sends or receives
+  if (plan_ok) {
+    const std::vector<index_t> starts[2] = {starts_of(plan.a_sizes), starts_of(plan.b_sizes)};
+    for (int p = 0; p < pieces; ++p) {
+      const split<index_t> from = plan.splits[std::size_t(p)], to = plan.splits[std::size_t(p) + 1];
+      const int owner = plan.owners[std::size_t(p)];
+      parts[0].push_back(piece_side_of(starts[0], from.a, to.a, owner, rank));
+      parts[1].push_back(piece_side_of(starts[1], from.b, to.b, owner, rank));
+      for (int side = 0; side < 2; ++side) {
+        const piece_side& ps = parts[side].back();
+        moves = moves || ps.send.peer >= 0 || !ps.receives.empty();
+        for (int kind_of = 0; kind_of < 2; ++kind_of) {
+          at[kind_of][side].push_back(bytes);
+          if (kind_of == 1 && !with_values) continue;
+          if (owner == rank && !ps.in_place) bytes += align_up(std::size_t(ps.end - ps.begin) * element[kind_of]);
+        }
+      }
     }
   }
   stream_allocation windows(stream);
@@ -487,72 +614,177 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
     windows.memory = nullptr;
     status = status_out_of_memory;
   }
-  {
-    distributed_buffers buffers(stream);  // given back here: the merge's return does not wait
-    agree_on_status(context, transport, stream, buffers, a, b, comp, status);
-  }
 
-  // Step 2: the pieces this rank keeps are copied into its assembled windows, the others
-  // cross the transport, keys before values, A before B, in peer order on both ends.
   const char* own[2][2] = {{reinterpret_cast<const char*>(a), reinterpret_cast<const char*>(b)}, {}};
   if constexpr (with_values) {
     own[1][0] = reinterpret_cast<const char*>(a_values);
     own[1][1] = reinterpret_cast<const char*>(b_values);
   }
-  std::vector<distributed_send> sends;
-  std::vector<distributed_receive> receives;
-  for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
-    for (int side = 0; side < 2; ++side) {
-      const side_moves& mv = moves[side];
-      const std::size_t size = element[kind_of];
-      char* window = windows.bytes() + offsets[kind_of][side];
-      for (const window_piece& piece : mv.sends) {
-        sends.push_back({piece.peer, own[kind_of][side] + std::size_t(piece.begin - mv.own_begin) * size,
-                         std::size_t(piece.size()) * size});
-      }
-      if (mv.in_place) continue;
-      for (const window_piece& piece : mv.receives) {
-        receives.push_back({piece.peer, window + std::size_t(piece.begin - mv.window_begin) * size,
-                            std::size_t(piece.size()) * size});
-      }
-      if (mv.kept_end() > mv.kept_begin()) {
-        CORANK_TRY(cudaMemcpyAsync(window + std::size_t(mv.kept_begin() - mv.window_begin) * size,
-                                   own[kind_of][side] + std::size_t(mv.kept_begin() - mv.own_begin) * size,
-                                   std::size_t(mv.kept_end() - mv.kept_begin()) * size, cudaMemcpyDeviceToDevice,
-                                   stream),
-                   context);
-      }
-    }
-  }
-  transport.exchange(sends, receives, stream);
-
-  // Step 3: the op on the windows, where they lie.
-  const auto window = [&](int kind_of, int side) -> const char* {
-    const side_moves& mv = moves[side];
-    if (mv.window_end == mv.window_begin) return nullptr;
-    if (!mv.in_place) return windows.bytes() + offsets[kind_of][side];
-    return own[kind_of][side] + std::size_t(mv.window_begin - mv.own_begin) * element[kind_of];
+  const index_t own_begin[2] = {plan_ok ? starts_of(plan.a_sizes)[std::size_t(rank)] : 0,
+                                plan_ok ? starts_of(plan.b_sizes)[std::size_t(rank)] : 0};
+  // Piece p's window of one input and kind, where the op reads it.
+  const auto window = [&](int kind_of, int side, int p) -> const char* {
+    const piece_side& ps = parts[side][std::size_t(p)];
+    if (ps.end == ps.begin) return nullptr;
+    if (!ps.in_place) return windows.bytes() + at[kind_of][side][std::size_t(p)];
+    return own[kind_of][side] + std::size_t(ps.begin - own_begin[side]) * element[kind_of];
   };
-  const Key* wa = reinterpret_cast<const Key*>(window(0, 0));
-  const Key* wb = reinterpret_cast<const Key*>(window(0, 1));
-  const index_t size_a = moves[0].window_end - moves[0].window_begin, size_b = moves[1].window_end - moves[1].window_begin;
-  const auto args = [&] {
-    if constexpr (with_values) {
-      return make_args(wa, size_a, wb, size_b, reinterpret_cast<const Value*>(window(1, 0)),
-                       reinterpret_cast<const Value*>(window(1, 1)), keys_out, values_out);
+  // Step 3 for one piece: the op on its windows, at `offset` of the outputs; returns its size.
+  const auto run_piece = [&](int p, index_t offset) -> index_t {
+    const Key* wa = reinterpret_cast<const Key*>(window(0, 0, p));
+    const Key* wb = reinterpret_cast<const Key*>(window(0, 1, p));
+    const index_t size_a = plan.piece_a(p), size_b = plan.piece_b(p);
+    if (size_a + size_b == 0) return 0;
+    const auto args = [&] {
+      if constexpr (with_values) {
+        return make_args(wa, size_a, wb, size_b, reinterpret_cast<const Value*>(window(1, 0, p)),
+                         reinterpret_cast<const Value*>(window(1, 1, p)), advanced(keys_out, offset),
+                         advanced(values_out, offset));
+      } else {
+        return make_args(wa, size_a, wb, size_b, unused{}, unused{}, advanced(keys_out, offset),
+                         advanced(values_out, offset));
+      }
+    }();
+    if constexpr (size_known) {
+      throw_on_bad_arguments(args, context);
+      run_two_phase(context, stream, [&](void* temp, std::size_t& temp_bytes, index_t*) {
+        return dispatch(temp, temp_bytes, op, args, nullptr, comp, stream, options.kind);
+      });
+      return size_a + size_b;
     } else {
-      return make_args(wa, size_a, wb, size_b, unused{}, unused{}, keys_out, values_out);
+      return run_counted(context, op, args, comp, stream, options.kind);
     }
-  }();
-  if constexpr (writes && Op::output_size_is_input_size) {  // the size is known: no wait
-    throw_on_bad_arguments(args, context);
-    run_two_phase(context, stream, [&](void* temp, std::size_t& temp_bytes, index_t*) {
-      return dispatch(temp, temp_bytes, op, args, nullptr, comp, stream, kind);
-    });
-    return size_a + size_b;
-  } else {
-    return run_counted(context, op, args, comp, stream, kind);
+  };
+  std::vector<int> mine;  // this rank's pieces, in path order
+  for (int p = 0; p < pieces; ++p) {
+    if (plan.owners[std::size_t(p)] == rank) mine.push_back(p);
   }
+  std::vector<index_t> sizes;  // of this rank's pieces' outputs
+  index_t count = 0;
+
+  if (size_known && !moves && status == status_ok) {
+    // Nothing of this rank moves: its local calls go to the stream right behind the status
+    // exchange, before the host has read it, so the GPU does not wait for a round trip. A
+    // problem of another rank still throws here, with the outputs written.
+    cudaEvent_t arrived = nullptr;
+    CORANK_TRY(cudaEventCreateWithFlags(&arrived, cudaEventDisableTiming), context);
+    struct event_guard {
+      cudaEvent_t e;
+      ~event_guard() { cudaEventDestroy(e); }
+    } guard{arrived};
+    distributed_buffers buffers(stream);
+    const char* blocks = exchange_statuses(context, transport, stream, buffers, a, b, comp, status, arrived);
+    for (const int p : mine) {
+      sizes.push_back(run_piece(p, count));
+      count += sizes.back();
+    }
+    CORANK_TRY(cudaEventSynchronize(arrived), context);
+    std::vector<char> copy(blocks, blocks + std::size_t(ranks) * block_layout_of<Key>(1, 0, 0, 0).bytes);
+    buffers.give_back_now();  // the copy that used it is done: the merge's return does not wait
+    check_statuses<Key>(context, copy.data(), ranks, rank);
+    for (int s = 0; s < stages; ++s) transport.exchange({}, {}, stream);
+  } else {
+    {
+      distributed_buffers buffers(stream);  // given back here: the merge's return does not wait
+      agree_on_status(context, transport, stream, buffers, a, b, comp, status);
+    }
+
+    // Step 2: each stage's moves, one exchange on the side stream: for each piece of the stage
+    // in path order, keys before values, A before B, so both ends list them alike.
+    std::unique_ptr<move_streams> side;
+    if (moves) side = std::make_unique<move_streams>(context, stream, stages);
+    for (int s = 0; s < stages; ++s) {
+      std::vector<distributed_send> sends;
+      std::vector<distributed_receive> receives;
+      for (int p = 0; p < pieces; ++p) {
+        if (plan.stages[std::size_t(p)] != s) continue;
+        for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
+          for (int side_of = 0; side_of < 2; ++side_of) {
+            const piece_side& ps = parts[side_of][std::size_t(p)];
+            const std::size_t size = element[kind_of];
+            if (ps.send.peer >= 0) {
+              sends.push_back({ps.send.peer, own[kind_of][side_of] + std::size_t(ps.send.begin - own_begin[side_of]) * size,
+                               std::size_t(ps.send.size()) * size});
+            }
+            char* assembled = windows.bytes() + at[kind_of][side_of][std::size_t(p)];
+            for (const window_piece& piece : ps.receives) {
+              receives.push_back({piece.peer, assembled + std::size_t(piece.begin - ps.begin) * size,
+                                  std::size_t(piece.size()) * size});
+            }
+          }
+        }
+      }
+      transport.exchange(sends, receives, side ? side->side() : stream);
+      if (side) CORANK_TRY(cudaEventRecord(side->arrived(s), side->side()), context);
+    }
+    // The parts of assembled windows this rank holds, copied in on its stream.
+    for (const int p : mine) {
+      for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
+        for (int side_of = 0; side_of < 2; ++side_of) {
+          const piece_side& ps = parts[side_of][std::size_t(p)];
+          if (ps.in_place || ps.kept_end <= ps.kept_begin) continue;
+          const std::size_t size = element[kind_of];
+          CORANK_TRY(cudaMemcpyAsync(windows.bytes() + at[kind_of][side_of][std::size_t(p)] +
+                                         std::size_t(ps.kept_begin - ps.begin) * size,
+                                     own[kind_of][side_of] + std::size_t(ps.kept_begin - own_begin[side_of]) * size,
+                                     std::size_t(ps.kept_end - ps.kept_begin) * size, cudaMemcpyDeviceToDevice, stream),
+                     context);
+        }
+      }
+    }
+    // Step 3: each piece once its stage has arrived, in path order. Where the order is asked
+    // for a set operation, a local failure is told to the others in its exchange below.
+    std::exception_ptr failed;
+    try {
+      for (const int p : mine) {
+        if (side && (!parts[0][std::size_t(p)].in_place || !parts[1][std::size_t(p)].in_place)) {
+          CORANK_TRY(cudaStreamWaitEvent(stream, side->arrived(plan.stages[std::size_t(p)]), 0), context);
+        }
+        sizes.push_back(run_piece(p, count));
+        count += sizes.back();
+      }
+    } catch (...) {
+      if (options.order == nullptr || size_known) throw;
+      failed = std::current_exception();
+    }
+    if (options.order != nullptr && !size_known) {
+      // Every rank's pieces' sizes, in one all-gather: each rank's block holds a status and its
+      // pieces' sizes, as many words as the rank with most pieces has.
+      std::vector<int> held(std::size_t(ranks), 0);
+      for (const int o : plan.owners) ++held[std::size_t(o)];
+      const std::size_t words = 1 + std::size_t(*std::max_element(held.begin(), held.end()));
+      contribution<Key> block;
+      block.words.assign(words, 0);
+      block.words[0] = failed ? index_t(status_local_failure) : index_t(status_ok);
+      for (std::size_t x = 0; x < sizes.size(); ++x) block.words[x + 1] = sizes[x];
+      const block_layout layout = block_layout_of<Key>(words, 0, 0, 0);
+      distributed_buffers buffers(stream);
+      const char* blocks = exchange_blocks(context, transport, stream, buffers, a, 0, b, 0, comp, block, layout,
+                                           layout.bytes);
+      std::vector<index_t> statuses;
+      for (int q = 0; q < ranks; ++q) statuses.push_back(read_at<index_t>(blocks + std::size_t(q) * layout.bytes));
+      if (failed) std::rethrow_exception(failed);
+      throw_first_problem(context, statuses, rank);
+      std::vector<distributed_piece> order;
+      std::vector<index_t> next(std::size_t(ranks), 0), offset(std::size_t(ranks), 0);
+      for (int p = 0; p < pieces; ++p) {
+        const std::size_t q = std::size_t(plan.owners[std::size_t(p)]);
+        const index_t size =
+            read_at<index_t>(blocks + q * layout.bytes + std::size_t(1 + next[q]++) * sizeof(index_t));
+        if (size == 0) continue;
+        if (!order.empty() && order.back().rank == int(q)) {
+          order.back().size += size;
+        } else {
+          order.push_back({int(q), offset[q], size});
+        }
+        offset[q] += size;
+      }
+      *options.order = std::move(order);
+      return count;
+    }
+  }
+  if (options.order != nullptr) *options.order = plan.merge_order();
+  return count;
 }
 
 }  // namespace detail
@@ -573,7 +805,7 @@ index_t distributed_keys_operation<Op>::operator()(const distributed_plan& plan,
                                                    const distributed_options& options) const {
   decltype(auto) transport = detail::transport_of(comm);
   return detail::run_distributed(this->name, this->op, plan, a, detail::unused{}, b, detail::unused{}, out, detail::unused{},
-                                 transport, comp, stream, options.kind);
+                                 transport, comp, stream, options);
 }
 
 template <class Op>
@@ -592,7 +824,7 @@ index_t distributed_by_key_operation<Op>::operator()(const distributed_plan& pla
                                                      cudaStream_t stream, const distributed_options& options) const {
   decltype(auto) transport = detail::transport_of(comm);
   return detail::run_distributed(this->name, this->op, plan, a, a_values, b, b_values, keys_out, values_out, transport, comp,
-                                 stream, options.kind);
+                                 stream, options);
 }
 
 template <class Op>
@@ -612,7 +844,7 @@ index_t distributed_count_operation<Op>::operator()(const distributed_plan& plan
                                                     const distributed_options& options) const {
   decltype(auto) transport = detail::transport_of(comm);
   return detail::run_distributed(this->name, this->op, plan, a, detail::unused{}, b, detail::unused{}, detail::unused{},
-                                 detail::unused{}, transport, comp, stream, options.kind);
+                                 detail::unused{}, transport, comp, stream, options);
 }
 
 template <class Op>

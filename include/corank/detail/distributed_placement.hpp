@@ -1,0 +1,193 @@
+#pragma once
+// How a distributed plan cuts the path into pieces and gives each to a rank
+// (distributed_plan in distributed_co_rank.hpp): the owner placement's cuts where the merge
+// path crosses a partition boundary, each piece's owner, and the stages of the pieces whose
+// elements move. Plain C++; the search that turns diagonals into splits is
+// distributed_co_rank.hpp's.
+
+#include <corank/config.hpp>
+#include <corank/distributed_co_rank.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+namespace corank::detail {
+
+// A bound of a key in one input from its partitions' boundary keys: the elements of the
+// partitions wholly before it, and the partition that must count its own (-1: none).
+struct table_bound {
+  index_t before = 0;
+  int partition = -1;
+};
+
+// The elements of the input before `key` (right: not after it), as far as the boundary keys
+// tell: partitions in order, the first one not wholly before `key` counted on its rank where
+// some of it is.
+template <class Key, class Compare>
+table_bound bound_in_table(const partition_table<Key>& t, const Key& key, bool right, Compare comp) {
+  table_bound bound;
+  for (std::size_t q = 0; q < t.sizes.size(); ++q) {
+    if (t.sizes[q] == 0) continue;
+    const bool whole = right ? !comp(key, t.last[q]) : comp(t.last[q], key);
+    if (whole) {
+      bound.before += t.sizes[q];
+      continue;
+    }
+    if (right ? !comp(key, t.first[q]) : comp(t.first[q], key)) bound.partition = int(q);
+    return bound;
+  }
+  return bound;
+}
+
+// The owner placement's diagonals: 0, m + n, and where the merge path crosses a boundary
+// between nonempty partitions. A's boundary s is crossed once A[s - 1] is out: at s plus B's
+// elements before A[s - 1]; B's boundary s at s plus A's elements not after B[s - 1] (the
+// merge takes A's first among equal keys). `count(requests)` answers the counts that the
+// boundary keys leave open (one exchange, only where there are any); `rounds` counts it.
+template <class Key, class Compare, class Count>
+std::vector<index_t> owner_diagonals(const partition_table<Key>& ta, const partition_table<Key>& tb, Compare comp,
+                                     Count&& count, int& rounds) {
+  struct crossing {
+    index_t at;  // the boundary's position, then the diagonal
+    table_bound bound;
+    std::size_t query;
+  };
+  std::vector<crossing> crossings[2];
+  distributed_requests<Key> asked;
+  index_t total = 0;
+  for (int side = 0; side < 2; ++side) {
+    const partition_table<Key>& own = side == 0 ? ta : tb;
+    const partition_table<Key>& other = side == 0 ? tb : ta;
+    std::size_t last_nonempty = own.sizes.size();
+    for (std::size_t q = 0; q < own.sizes.size(); ++q) {
+      if (own.sizes[q] > 0) last_nonempty = q;
+    }
+    index_t at = 0;
+    for (std::size_t q = 0; q < own.sizes.size(); ++q) {
+      at += own.sizes[q];
+      if (own.sizes[q] == 0 || q == last_nonempty) continue;
+      crossing c{at, bound_in_table(other, own.last[q], side == 1, comp), 0};
+      if (c.bound.partition >= 0) {
+        auto& counts = side == 0 ? asked.b_counts : asked.a_counts;
+        c.query = counts.size();
+        counts.push_back({c.bound.partition, own.last[q], side == 1});
+      }
+      crossings[side].push_back(c);
+    }
+    total += at;
+  }
+  distributed_answers<Key> answers;
+  if (!asked.a_counts.empty() || !asked.b_counts.empty()) {
+    answers = count(asked);
+    ++rounds;
+  }
+  std::vector<index_t> diagonals{0, total};
+  for (int side = 0; side < 2; ++side) {
+    for (const crossing& c : crossings[side]) {
+      index_t k = c.at + c.bound.before;
+      if (c.bound.partition >= 0) k += side == 0 ? answers.b_counts[c.query] : answers.a_counts[c.query];
+      diagonals.push_back(std::min(std::max<index_t>(k, 0), total));  // within the path, whatever the input
+    }
+  }
+  std::sort(diagonals.begin(), diagonals.end());
+  diagonals.erase(std::unique(diagonals.begin(), diagonals.end()), diagonals.end());
+  return diagonals;
+}
+
+// The elements of [begin, end) inside [low, high).
+inline index_t overlap(index_t begin, index_t end, index_t low, index_t high) {
+  return std::max<index_t>(0, std::min(end, high) - std::max(begin, low));
+}
+
+// The rank holding most of the piece from `from` to `to` (ties: the lower rank).
+inline int majority_owner(const std::vector<index_t>& a_starts, const std::vector<index_t>& b_starts,
+                          split<index_t> from, split<index_t> to) {
+  int best = 0;
+  index_t most = -1;
+  for (std::size_t q = 0; q + 1 < a_starts.size(); ++q) {
+    const index_t held = overlap(from.a, to.a, a_starts[q], a_starts[q + 1]) + overlap(from.b, to.b, b_starts[q], b_starts[q + 1]);
+    if (held > most) {
+      most = held;
+      best = int(q);
+    }
+  }
+  return best;
+}
+
+// Whether the piece's elements all lie in its owner's partitions: nothing of it moves.
+inline bool piece_in_place(const std::vector<index_t>& a_starts, const std::vector<index_t>& b_starts,
+                           split<index_t> from, split<index_t> to, int owner) {
+  const std::size_t q = std::size_t(owner);
+  return (from.a == to.a || (a_starts[q] <= from.a && to.a <= a_starts[q + 1])) &&
+         (from.b == to.b || (b_starts[q] <= from.b && to.b <= b_starts[q + 1]));
+}
+
+// Drops the cuts between consecutive pieces of one owner: each rank's run of pieces becomes one.
+inline void join_owners(std::vector<index_t>& diagonals, std::vector<split<index_t>>& splits, std::vector<int>& owners) {
+  std::vector<index_t> d{diagonals.front()};
+  std::vector<split<index_t>> s{splits.front()};
+  std::vector<int> o;
+  for (std::size_t p = 0; p < owners.size(); ++p) {
+    if (!o.empty() && o.back() == owners[p]) {
+      d.back() = diagonals[p + 1];
+      s.back() = splits[p + 1];
+      continue;
+    }
+    o.push_back(owners[p]);
+    d.push_back(diagonals[p + 1]);
+    s.push_back(splits[p + 1]);
+  }
+  diagonals = std::move(d);
+  splits = std::move(s);
+  owners = std::move(o);
+}
+
+// The diagonals that cut each moving piece (not piece_in_place) into `stages` of about equal
+// length, strictly inside it, in order.
+inline std::vector<index_t> stage_diagonals(const std::vector<index_t>& diagonals, const std::vector<bool>& moving,
+                                            int stages) {
+  std::vector<index_t> cuts;
+  for (std::size_t p = 0; p < moving.size(); ++p) {
+    if (!moving[p]) continue;
+    const index_t low = diagonals[p], length = diagonals[p + 1] - low;
+    for (int t = 1; t < stages; ++t) {
+      const index_t k = low + scaled(length, t, stages);
+      if (k > low && k < low + length && (cuts.empty() || cuts.back() < k)) cuts.push_back(k);
+    }
+  }
+  return cuts;
+}
+
+// The pieces with their stage cuts (`cuts`, stage_diagonals' order, and their splits): each
+// moving piece's parts get stages 0, 1, ...; the others stage 0.
+inline void add_stages(std::vector<index_t>& diagonals, std::vector<split<index_t>>& splits, std::vector<int>& owners,
+                       std::vector<int>& stages, const std::vector<index_t>& cuts,
+                       const std::vector<split<index_t>>& cut_splits) {
+  std::vector<index_t> d{diagonals.front()};
+  std::vector<split<index_t>> s{splits.front()};
+  std::vector<int> o, st;
+  std::size_t next = 0;
+  for (std::size_t p = 0; p < owners.size(); ++p) {
+    int stage = 0;
+    while (next < cuts.size() && cuts[next] < diagonals[p + 1]) {
+      if (cuts[next] > diagonals[p]) {
+        o.push_back(owners[p]);
+        st.push_back(stage++);
+        d.push_back(cuts[next]);
+        s.push_back(cut_splits[next]);
+      }
+      ++next;
+    }
+    o.push_back(owners[p]);
+    st.push_back(stage);
+    d.push_back(diagonals[p + 1]);
+    s.push_back(splits[p + 1]);
+  }
+  diagonals = std::move(d);
+  splits = std::move(s);
+  owners = std::move(o);
+  stages = std::move(st);
+}
+
+}  // namespace corank::detail
