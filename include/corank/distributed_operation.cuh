@@ -1,16 +1,26 @@
 #pragma once
 // Running any merge-path op on inputs spread over several GPUs (ranks), each rank holding one
 // partition of A and one of B on its GPU, the partitions ordered by rank (rank r's keys not
-// after rank r + 1's). Each rank ends up with its share of the output: the op's path is cut
-// into equal ranges, rank r taking diagonals [r (m + n) / P, (r + 1) (m + n) / P) (m, n: the
-// inputs' sizes over all P ranks), so merge outputs are equal (within one) and set-operation
-// outputs depend on the data. Three steps, all ranks calling together:
+// after rank r + 1's). Each rank ends up with its share of the output, the op's path cut into
+// pieces (distributed_plan), as distributed_options::placement says:
+//   balanced (the default): equal ranges, rank r taking diagonals [r (m + n) / P,
+//     (r + 1) (m + n) / P) (m, n: the inputs' sizes over all P ranks), so merge outputs are
+//     equal (within one), set-operation outputs depend on the data, and the ranks' outputs in
+//     rank order are the result;
+//   owner: cut where the path crosses the ranks' partition boundaries, each piece computed on
+//     the rank holding most of it: the least data moves (none for disjoint inputs); a rank's
+//     output is its pieces of the result in order, and options.order gets the result's order.
+// Three steps, all ranks calling together:
 //   1. the distributed co-rank (distributed_co_rank.hpp): one all-gather of every rank's sizes
 //      and boundary keys, then rounds of all-gathers of a few thousand elements (none where the
-//      boundary keys settle the cuts, three for 2^30 keys a side where they do not);
-//   2. one exchange of the windows: each element that lies in another rank's window moves
-//      there, once, point to point; a window inside its rank's own partition does not move;
-//   3. the op on the rank's windows, one corank call (operation.cuh) on its GPU.
+//      boundary keys settle the cuts, three for 2^30 keys a side where they do not), one more
+//      for the owner placement's counts where the boundary keys leave any open, and one more
+//      search for the stages where elements move;
+//   2. the windows' moves: each element that lies in another rank's piece moves there, once,
+//      point to point, in `stages` exchanges on a stream of their own; a piece inside its
+//      owner's partitions does not move;
+//   3. the op on each of the rank's pieces, a corank call (operation.cuh) on its GPU, each
+//      once its stage has arrived: overlapped with the later stages' moves.
 // ops/corank/nccl.cuh names the merges and set operations over NCCL:
 //
 //   corank::distributed_plan plan = corank::nccl_merge.plan(a, m, b, n, comm, {}, stream);
@@ -28,25 +38,29 @@
 //
 // Every runner, on every rank, with this rank's partitions A (m elements at a) and B (n at b):
 // - Result: rank r's share of operation.cuh's result of the op on the inputs its ranks hold
-//   in rank order; the shares of all ranks in rank order are that result. Returns this rank's
-//   output size: the merge's is its diagonals' range, known without waiting.
+//   in rank order: its pieces' outputs in path order. Balanced: the shares of all ranks in rank
+//   order are that result. Either placement: options.order, where given, gets the result's
+//   pieces in order (rank, offset in its output, size), the same on every rank. Returns this
+//   rank's output size: the merge's is its pieces' input sizes, known without waiting.
 // - Preconditions: every rank calls the same runner with the same comparator, options and
 //   transport, collectively, the current device being its transport's GPU. A and B
 //   sorted by `comp` across the ranks (not checked inside partitions; the order between
 //   ranks is). Pointers are device memory of this rank's GPU; Key and Value are trivially
 //   copyable (they move as bytes); `comp` and the op also run on the host (the search). The
 //   outputs hold plan.output_bound() elements (the one-call forms: ceil(N / P) + 1 always do,
-//   N the m + n of all ranks) and overlap no input. A run takes the plan every rank got from
+//   N the m + n of all ranks, in the balanced placement) and overlap no input. A run takes the plan every rank got from
 //   the same plan() call, on the same partitions. Over NCCL, one process per GPU: threads of
 //   one process driving several GPUs can deadlock (a free on one GPU waits for the other's
 //   NCCL kernel, which waits for this rank's call; docs/design.md, "Distributed forms").
 // - Two forms. plan(): the search alone (step 1), collective; returns the same plan on every
 //   rank. operator()(plan, ...): steps 2 and 3, for a plan of an op of the same partitioning
 //   (a merge's or a set operation's) over the same partitions. operator()(a, m, b, ...): both.
-// - Synchronizes: plan() waits for its exchanges (one to five, of tens of kB); the run returns
-//   once the output size is known: the merges after enqueueing the local call, set operations
-//   and counts after it ends; inputs and outputs must live until `stream` gets there.
-//   Temporary storage comes from corank's pool (memory.hpp); all work goes to `stream`.
+// - Synchronizes: plan() waits for its exchanges (one to eight, of tens of kB); the run returns
+//   once the output size is known: the merges after enqueueing the local calls, set operations
+//   and counts after they end (and, with options.order, one all-gather of the pieces' sizes);
+//   inputs and outputs must live until `stream` gets there. Temporary storage comes from
+//   corank's pool (memory.hpp); the moves run on a stream the run makes (the greatest
+//   priority), which `stream` waits for before the run returns; all else goes to `stream`.
 // - Errors, thrown: arguments one rank gets wrong (negative sizes, null pointers with a
 //   nonzero size, a plan of another partitioning) and inputs out of order between ranks
 //   (corank::unsorted_input, naming the first element of the rank whose first key comes
@@ -61,15 +75,18 @@
 //   (a window of negative size) every rank's plan() throws corank::unsorted_input (input() 0,
 //   index() -1); a run given a plan whose splits are out of order or outside the inputs
 //   (not a plan() of these partitions) throws cuda_error (cudaErrorInvalidValue) on every
-//   rank, through the status exchange, before anything moves. Then the local call: the
+//   rank, through the status exchange, before anything moves. A merge of which nothing moves on
+//   this rank has its local call enqueued before the statuses are read: where another rank
+//   throws, this one throws too, its output written. Then the local call: the
 //   set operations and counts throw unsorted_input on the ranks whose kernels find their
 //   windows unsorted (operation.cuh; after the last collective, so the others return their
 //   shares); merges write their outputs with unspecified contents and return the size.
 // - Cost: per rank, its windows' elements (keys and values) cross the transport once at most,
 //   plus the search's P (3 words + 4 keys) and a few rounds of about 2^12 keys per side in all;
-//   then operation.cuh's cost on windows of (m + n) / P elements.
+//   then operation.cuh's cost on its pieces ((m + n) / P elements, balanced), of which only the
+//   last stage's comes after the moves.
 // - Not here: the paired intersection, ops that see run starts, graph capture (the search
-//   waits for the host), several partitions per rank.
+//   waits for the host), several partitions per rank, balancing the owner placement's work.
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>

@@ -85,14 +85,14 @@ std::string run_nccl(nccl_comms& comms, Body body) {
 }
 
 template <class Op, class Key>
-void run_case(nccl_comms& comms, const distributed_case<Key>& c) {
+void run_case(nccl_comms& comms, const distributed_case<Key>& c, const corank::distributed_options& options) {
   using compare = typename key_traits<Key>::compare;
   std::vector<rank_outputs<Key>> outs(comms.comms.size());
   const std::string error = run_nccl(comms, [&](int r, ncclComm_t comm) {
     cudaStream_t stream = nullptr;
     cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     try {
-      outs[std::size_t(r)] = run_rank<Op>(c, r, comm, compare{}, stream, {});
+      outs[std::size_t(r)] = run_rank<Op>(c, r, comm, compare{}, stream, options);
     } catch (...) {
       cudaStreamDestroy(stream);
       throw;
@@ -104,8 +104,9 @@ void run_case(nccl_comms& comms, const distributed_case<Key>& c) {
   check_ranks<Op>(c, outs, compare{});
 }
 
-// visit(op, case, number) for every operation and case, in an order that depends on the
-// test's seed and name alone (so that the rank processes and the test see the same cases).
+// visit(op, case, options, number) for every operation and case, both placements, the moves
+// in 1 to 4 stages, in an order that depends on the test's seed and name alone (so that the
+// rank processes and the test see the same cases).
 template <class Key, class Visit>
 void for_every_case(int ranks, Visit visit) {
   auto rng = make_rng();
@@ -114,8 +115,16 @@ void for_every_case(int ranks, Visit visit) {
   const auto cases_of = [&](auto op) {
     for (const spread s : all_spreads) {
       for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{0, 0}, {37, 0}, {4099, 2048}, {big, big / 2 + 1}}) {
-        visit(op, make_distributed_case<Key>(s, m, n, ranks, rng() % 2 == 0, rng), number++);
-        if (::testing::Test::HasFailure()) return;
+        for (const auto placement : {corank::distributed_placement::balanced, corank::distributed_placement::owner}) {
+          corank::distributed_options options;
+          options.placement = placement;
+          options.stages = number % 5;  // 0: the default
+          auto c = make_distributed_case<Key>(s, m, n, ranks, rng() % 2 == 0, rng);
+          c.name += placement == corank::distributed_placement::owner ? " owner" : " balanced";
+          c.name += " stages " + std::to_string(options.stages);
+          visit(op, c, options, number++);
+          if (::testing::Test::HasFailure()) return;
+        }
       }
     }
   };
@@ -128,9 +137,10 @@ void for_every_case(int ranks, Visit visit) {
 
 template <class Key>
 void every_operation(nccl_comms& comms) {
-  for_every_case<Key>(int(comms.comms.size()), [&](auto op, const distributed_case<Key>& c, int) {
-    run_case<decltype(op)>(comms, c);
-  });
+  for_every_case<Key>(int(comms.comms.size()),
+                      [&](auto op, const distributed_case<Key>& c, const corank::distributed_options& options, int) {
+                        run_case<decltype(op)>(comms, c, options);
+                      });
 }
 
 // A rank's outputs as a file, written by its process and read by the test.
@@ -158,10 +168,16 @@ std::string outputs_path(const std::string& dir, int number, int rank) {
 template <class Key>
 void write_outputs(const std::string& path, const rank_outputs<Key>& o) {
   std::ofstream out(path, std::ios::binary);
-  put(out, std::vector<int>{int(o.plan.partition), o.plan.rank, o.plan.rounds});
+  put(out, std::vector<int>{int(o.plan.partition), o.plan.rank, o.plan.rounds, int(o.plan.placement)});
   put(out, o.plan.a_sizes);
   put(out, o.plan.b_sizes);
+  put(out, o.plan.diagonals);
   put(out, o.plan.splits);
+  put(out, o.plan.owners);
+  put(out, o.plan.stages);
+  put(out, o.keys_order);
+  put(out, o.by_key_order);
+  put(out, o.count_order);
   put(out, o.keys);
   put(out, o.by_key_keys);
   put(out, o.by_key_values);
@@ -176,13 +192,20 @@ rank_outputs<Key> read_outputs(const std::string& path) {
   if (!in) throw std::runtime_error("no output file " + path);
   rank_outputs<Key> o;
   const auto words = get<int>(in);
-  if (words.size() != 3) throw std::runtime_error(path + " is not a rank's output file");
+  if (words.size() != 4) throw std::runtime_error(path + " is not a rank's output file");
   o.plan.partition = corank::partitioning(words[0]);
   o.plan.rank = words[1];
   o.plan.rounds = words[2];
+  o.plan.placement = corank::distributed_placement(words[3]);
   o.plan.a_sizes = get<index_t>(in);
   o.plan.b_sizes = get<index_t>(in);
+  o.plan.diagonals = get<index_t>(in);
   o.plan.splits = get<corank::split<index_t>>(in);
+  o.plan.owners = get<int>(in);
+  o.plan.stages = get<int>(in);
+  o.keys_order = get<corank::distributed_piece>(in);
+  o.by_key_order = get<corank::distributed_piece>(in);
+  o.count_order = get<corank::distributed_piece>(in);
   o.keys = get<Key>(in);
   o.by_key_keys = get<Key>(in);
   o.by_key_values = get<std::int32_t>(in);
@@ -207,8 +230,10 @@ void every_operation_on_rank_processes() {
     ASSERT_EQ(ncclCommInitRank(&comm, role->ranks, role->id, role->rank), ncclSuccess);
     cudaStream_t stream = nullptr;
     cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    for_every_case<Key>(role->ranks, [&](auto op, const distributed_case<Key>& c, int number) {
-      write_outputs(outputs_path(dir, number, role->rank), run_rank<decltype(op)>(c, role->rank, comm, compare{}, stream, {}));
+    for_every_case<Key>(role->ranks, [&](auto op, const distributed_case<Key>& c, const corank::distributed_options& options,
+                                         int number) {
+      write_outputs(outputs_path(dir, number, role->rank),
+                    run_rank<decltype(op)>(c, role->rank, comm, compare{}, stream, options));
     });
     cudaStreamDestroy(stream);
     ncclCommDestroy(comm);
@@ -224,7 +249,7 @@ void every_operation_on_rank_processes() {
       ranks, {std::string("--gtest_filter=") + test->test_suite_name() + "." + test->name()}, dir,
       {"CORANK_TEST_SEED=" + std::to_string(seed()), "CORANK_RANK_DIR=" + dir}, 500);
   ASSERT_EQ(failed, "") << ranks << " rank processes, logs in " << dir;
-  for_every_case<Key>(ranks, [&](auto op, const distributed_case<Key>& c, int number) {
+  for_every_case<Key>(ranks, [&](auto op, const distributed_case<Key>& c, const corank::distributed_options&, int number) {
     std::vector<rank_outputs<Key>> outs;
     for (int r = 0; r < ranks; ++r) outs.push_back(read_outputs<Key>(outputs_path(dir, number, r)));
     check_ranks<decltype(op)>(c, outs, compare{});

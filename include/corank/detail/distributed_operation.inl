@@ -196,12 +196,13 @@ struct stream_allocation {
 
 // One exchange: this rank's contribution gathered into its block on its GPU, every rank's
 // block (block_bytes each) all-gathered, copied back. Returns the blocks, in rank order, in
-// pinned host memory valid until the next exchange through `buffers`.
+// pinned host memory valid until the next exchange through `buffers`: at once, or, given an
+// event `arrived`, recorded after the copy and not waited for (the caller waits for it).
 template <class Key, class Transport, class Compare>
 const char* exchange_blocks(const char* context, Transport& transport, cudaStream_t stream,
                             distributed_buffers& buffers, const Key* a, index_t m, const Key* b, index_t n,
                             Compare comp, const contribution<Key>& mine, const block_layout& layout,
-                            std::size_t block_bytes) {
+                            std::size_t block_bytes, cudaEvent_t arrived = nullptr) {
   command_layout cl{};
   cl.words = mine.words.size();
   cl.a_items = mine.a_positions.size();

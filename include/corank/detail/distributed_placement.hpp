@@ -92,6 +92,7 @@ std::vector<index_t> owner_diagonals(const partition_table<Key>& ta, const parti
   }
   std::sort(diagonals.begin(), diagonals.end());
   diagonals.erase(std::unique(diagonals.begin(), diagonals.end()), diagonals.end());
+  if (diagonals.size() == 1) diagonals.push_back(total);  // empty inputs: one empty piece
   return diagonals;
 }
 
