@@ -430,8 +430,9 @@ struct distributed_piece {
 // sizes and the path cut into pieces, each computed by one rank (its owner). Piece p reads
 // A[splits[p].a, splits[p + 1].a) and B[splits[p].b, splits[p + 1].b), the path's splits at
 // diagonals[p] and diagonals[p + 1]; a rank's output is its pieces' outputs in path order.
-// Pieces whose elements move are cut further into `stages` (distributed_options::stages):
-// stage s's moves are one exchange, and a piece's op runs once its stage has arrived.
+// Pieces whose elements move are cut further into parts, each moving in one of the stages
+// (distributed_options::stages, round robin along the piece): stage s's moves are one
+// exchange, and a part's op runs once its stage has arrived.
 struct distributed_plan {
   partitioning partition = partitioning::merge_path;
   distributed_placement placement = distributed_placement::balanced;

@@ -366,12 +366,13 @@ TEST(DistributedPlacement, OwnerDiagonalsCrossPartitionBoundaries) {
   }
 }
 
-// Stages: each moving piece cut into at most `stages` parts, numbered along it; the others
-// whole, stage 0; owners kept.
+// Stages: each moving piece cut into at most 2 * `stages` parts, part t in stage t mod
+// `stages`; the others whole, stage 0; owners kept.
 TEST(DistributedPlacement, StagesCutMovingPiecesOnly) {
   auto rng = corank::test::make_rng();
   for (int trial = 0; trial < 300; ++trial) {
     const int pieces = 1 + int(rng() % 6), stages = 1 + int(rng() % 5);
+    const int parts_of_moving = corank::detail::parts_per_stage * stages;
     std::vector<index_t> diagonals = corank::detail::starts_of(random_sizes(rng, index_t(rng() % 40), pieces));
     std::vector<corank::split<index_t>> splits;
     for (const index_t k : diagonals) splits.push_back({k, 0});  // only A: the split is the diagonal
@@ -381,26 +382,26 @@ TEST(DistributedPlacement, StagesCutMovingPiecesOnly) {
       owners.push_back(p % 3);
       moving.push_back(rng() % 2 == 0);
     }
-    const auto cuts = corank::detail::stage_diagonals(diagonals, moving, stages);
+    const auto cuts = corank::detail::stage_diagonals(diagonals, moving, parts_of_moving);
     std::vector<corank::split<index_t>> cut_splits;
     for (const index_t k : cuts) cut_splits.push_back({k, 0});
     auto d = diagonals;
     auto sp = splits;
     auto o = owners;
     std::vector<int> st;
-    corank::detail::add_stages(d, sp, o, st, cuts, cut_splits);
+    corank::detail::add_stages(d, sp, o, st, cuts, cut_splits, stages);
     ASSERT_EQ(d.size(), o.size() + 1);
     ASSERT_EQ(st.size(), o.size());
     EXPECT_TRUE(std::is_sorted(d.begin(), d.end()));
     std::size_t x = 0;
     for (int p = 0; p < pieces; ++p) {
       const index_t length = diagonals[std::size_t(p) + 1] - diagonals[std::size_t(p)];
-      const int parts = moving[std::size_t(p)] ? std::max(1, int(std::min<index_t>(stages, length))) : 1;
+      const int parts = moving[std::size_t(p)] ? std::max(1, int(std::min<index_t>(parts_of_moving, length))) : 1;
       EXPECT_EQ(d[x], diagonals[std::size_t(p)]) << "trial " << trial << " piece " << p;
       for (int t = 0; t < parts; ++t, ++x) {
         ASSERT_LT(x, o.size()) << "trial " << trial;
         EXPECT_EQ(o[x], owners[std::size_t(p)]);
-        EXPECT_EQ(st[x], t);
+        EXPECT_EQ(st[x], t % stages);
         EXPECT_EQ(sp[x].a, d[x]);
         EXPECT_LT(d[x], d[x + 1] + (length == 0 ? 1 : 0));
       }

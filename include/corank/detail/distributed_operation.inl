@@ -365,8 +365,10 @@ index_t input_status(const Key* a, index_t m, const Key* b, index_t n) {
   return status_ok;
 }
 
+inline constexpr int max_stages = 64;  // distributed_options::stages beyond it are taken as it
+
 // Whether a plan's pieces go from (0, 0) to the inputs' ends without going backwards, its
-// sizes are not negative, its owners are ranks, its stages number fewer than its pieces and
+// sizes are not negative, its owners are ranks, its stages are fewer than max_stages and
 // its rank is one of them: what every plan() returns, but for inputs unsorted inside a rank
 // (plan() throws then). O(ranks + pieces).
 inline bool plan_in_order(const distributed_plan& plan) {
@@ -387,14 +389,14 @@ inline bool plan_in_order(const distributed_plan& plan) {
   for (std::size_t p = 0; p < pieces; ++p) {
     if (plan.splits[p + 1].a < plan.splits[p].a || plan.splits[p + 1].b < plan.splits[p].b) return false;
     if (plan.owners[p] < 0 || std::size_t(plan.owners[p]) >= ranks) return false;
-    if (plan.stages[p] < 0 || std::size_t(plan.stages[p]) >= pieces) return false;
+    if (plan.stages[p] < 0 || plan.stages[p] >= max_stages) return false;
   }
   return true;
 }
 
 // The stages a plan cuts moving pieces into (distributed_options::stages; 0: 4).
 inline int stages_of(const distributed_options& options) {
-  return options.stages > 0 ? std::min(options.stages, 64) : 4;
+  return options.stages > 0 ? std::min(options.stages, max_stages) : 4;
 }
 
 // Step 1: the plan.
@@ -481,12 +483,14 @@ distributed_plan plan_distributed(const char* context, const Key* a, index_t m, 
   for (std::size_t p = 0; p < plan.owners.size(); ++p) {
     moving.push_back(!piece_in_place(a_starts, b_starts, plan.splits[p], plan.splits[p + 1], plan.owners[p]));
   }
-  const std::vector<index_t> cuts = stage_diagonals(plan.diagonals, moving, stages_of(options));
+  const int stage_count = stages_of(options);
+  const std::vector<index_t> cuts =
+      stage_count > 1 ? stage_diagonals(plan.diagonals, moving, parts_per_stage * stage_count) : std::vector<index_t>{};
   plan.stages.assign(plan.owners.size(), 0);
   if (!cuts.empty()) {
     auto [cut_splits, cut_rounds] = search(cuts);
     plan.rounds += cut_rounds;
-    add_stages(plan.diagonals, plan.splits, plan.owners, plan.stages, cuts, cut_splits);
+    add_stages(plan.diagonals, plan.splits, plan.owners, plan.stages, cuts, cut_splits, stage_count);
   }
   plan.a_sizes = std::move(ta.sizes);
   plan.b_sizes = std::move(tb.sizes);
@@ -733,16 +737,36 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
         }
       }
     }
-    // Step 3: each piece once its stage has arrived, in path order. Where the order is asked
-    // for a set operation, a local failure is told to the others in its exchange below.
+    // Step 3: each piece once its stage has arrived. The merge's outputs lie at offsets known
+    // from the plan, so its pieces run in stage order (those in place first), each stage's
+    // while the next arrives; the others' offsets are their predecessors' sizes, so they run
+    // in path order. Where the order is asked for a set operation, a local failure is told to
+    // the others in its exchange below.
+    const auto waits = [&](int p) {
+      return side && (!parts[0][std::size_t(p)].in_place || !parts[1][std::size_t(p)].in_place);
+    };
     std::exception_ptr failed;
     try {
-      for (const int p : mine) {
-        if (side && (!parts[0][std::size_t(p)].in_place || !parts[1][std::size_t(p)].in_place)) {
-          CORANK_TRY(cudaStreamWaitEvent(stream, side->arrived(plan.stages[std::size_t(p)]), 0), context);
+      if constexpr (size_known) {
+        std::vector<index_t> offset;
+        for (const int p : mine) {
+          offset.push_back(count);
+          count += plan.piece_a(p) + plan.piece_b(p);
         }
-        sizes.push_back(run_piece(p, count));
-        count += sizes.back();
+        for (int s = -1; s < stages; ++s) {  // -1: the pieces in place
+          if (s >= 0) CORANK_TRY(cudaStreamWaitEvent(stream, side->arrived(s), 0), context);
+          for (std::size_t x = 0; x < mine.size(); ++x) {
+            const int p = mine[x];
+            if (waits(p) ? plan.stages[std::size_t(p)] == s : s == -1) run_piece(p, offset[x]);
+          }
+          if (!side) break;
+        }
+      } else {
+        for (const int p : mine) {
+          if (waits(p)) CORANK_TRY(cudaStreamWaitEvent(stream, side->arrived(plan.stages[std::size_t(p)]), 0), context);
+          sizes.push_back(run_piece(p, count));
+          count += sizes.back();
+        }
       }
     } catch (...) {
       if (options.order == nullptr || size_known) throw;

@@ -144,44 +144,50 @@ inline void join_owners(std::vector<index_t>& diagonals, std::vector<split<index
   owners = std::move(o);
 }
 
-// The diagonals that cut each moving piece (not piece_in_place) into `stages` of about equal
-// length, strictly inside it, in order.
+// Each moving piece (not piece_in_place) is cut into parts_per_stage * stages parts, part t
+// moving in stage t mod stages: each stage carries about 1 / stages of every pair's traffic
+// (cut along the path in order instead, the first stages would carry all of one sender's
+// share and the last another's, and the stages would take turns rather than share the links).
+inline constexpr int parts_per_stage = 2;
+
+// The diagonals that cut each moving piece into `parts` of about equal length, strictly inside
+// it, in order.
 inline std::vector<index_t> stage_diagonals(const std::vector<index_t>& diagonals, const std::vector<bool>& moving,
-                                            int stages) {
+                                            int parts) {
   std::vector<index_t> cuts;
   for (std::size_t p = 0; p < moving.size(); ++p) {
     if (!moving[p]) continue;
     const index_t low = diagonals[p], length = diagonals[p + 1] - low;
-    for (int t = 1; t < stages; ++t) {
-      const index_t k = low + scaled(length, t, stages);
+    for (int t = 1; t < parts; ++t) {
+      const index_t k = low + scaled(length, t, parts);
       if (k > low && k < low + length && (cuts.empty() || cuts.back() < k)) cuts.push_back(k);
     }
   }
   return cuts;
 }
 
-// The pieces with their stage cuts (`cuts`, stage_diagonals' order, and their splits): each
-// moving piece's parts get stages 0, 1, ...; the others stage 0.
+// The pieces with their parts (`cuts`, stage_diagonals' order, and their splits): part t of a
+// moving piece gets stage t mod `stages`; the others stage 0.
 inline void add_stages(std::vector<index_t>& diagonals, std::vector<split<index_t>>& splits, std::vector<int>& owners,
                        std::vector<int>& stages, const std::vector<index_t>& cuts,
-                       const std::vector<split<index_t>>& cut_splits) {
+                       const std::vector<split<index_t>>& cut_splits, int stage_count) {
   std::vector<index_t> d{diagonals.front()};
   std::vector<split<index_t>> s{splits.front()};
   std::vector<int> o, st;
   std::size_t next = 0;
   for (std::size_t p = 0; p < owners.size(); ++p) {
-    int stage = 0;
+    int part = 0;
     while (next < cuts.size() && cuts[next] < diagonals[p + 1]) {
       if (cuts[next] > diagonals[p]) {
         o.push_back(owners[p]);
-        st.push_back(stage++);
+        st.push_back(part++ % stage_count);
         d.push_back(cuts[next]);
         s.push_back(cut_splits[next]);
       }
       ++next;
     }
     o.push_back(owners[p]);
-    st.push_back(stage);
+    st.push_back(part % stage_count);
     d.push_back(diagonals[p + 1]);
     s.push_back(splits[p + 1]);
   }
