@@ -47,6 +47,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace corank {
@@ -148,14 +149,25 @@ class distributed_co_rank {
   static constexpr index_t max_samples = index_t(1) << 30;  // larger `samples` are taken as this
 
   // The search for the splits of `diagonals` over partitions a and b; samples: the probes per
-  // cut and side in a round (0: max(min_samples, default_budget / cuts)). Narrows with the tables and
-  // prepares the first round's requests.
+  // cut and side in a round (0: max(min_samples, default_budget / cuts)); brackets, if given:
+  // for each diagonal, a range [first, second] known to hold its merge path co-rank (from the
+  // merge path's splits of diagonals around it). Narrows with the tables and prepares the
+  // first round's requests.
   distributed_co_rank(const std::vector<index_t>& diagonals, const partition_table<Key>& a,
-                      const partition_table<Key>& b, Compare comp = {}, index_t samples = 0)
+                      const partition_table<Key>& b, Compare comp = {}, index_t samples = 0,
+                      const std::vector<std::pair<index_t, index_t>>* brackets = nullptr)
       : a_(a), b_(b), comp_(comp) {
     const index_t m = a_.size, n = b_.size;
-    for (const index_t k : diagonals) {
+    for (std::size_t x = 0; x < diagonals.size(); ++x) {
+      const index_t k = diagonals[x];
       cut c{k, k > n ? k - n : 0, k < m ? k : m};
+      if (brackets != nullptr && x < brackets->size()) {
+        const auto [low, high] = (*brackets)[x];
+        if (std::max(c.lo, low) <= std::min(c.hi, high)) {  // else (unsorted input) the whole range
+          c.lo = std::max(c.lo, low);
+          c.hi = std::min(c.hi, high);
+        }
+      }
       if (k == 0 || k == m + n) {
         finish(c, {c.lo, k - c.lo});  // the ends: (0, 0) and (m, n) on either path
       } else {
@@ -488,13 +500,15 @@ struct distributed_plan {
 };
 
 // The search run to the end, `exchange(requests)` returning each round's answers. Returns
-// the splits of `diagonals`, in order; `rounds`, if given, gets the rounds it took.
+// the splits of `diagonals`, in order; `rounds`, if given, gets the rounds it took; brackets
+// as distributed_co_rank's.
 template <partitioning Partition, class Key, class Exchange, class Compare = corank::less>
 std::vector<split<index_t>> distributed_path_splits(const std::vector<index_t>& diagonals,
                                                     const partition_table<Key>& a, const partition_table<Key>& b,
                                                     Exchange&& exchange, Compare comp = {}, index_t samples = 0,
-                                                    int* rounds = nullptr) {
-  distributed_co_rank<Partition, Key, Compare> search(diagonals, a, b, comp, samples);
+                                                    int* rounds = nullptr,
+                                                    const std::vector<std::pair<index_t, index_t>>* brackets = nullptr) {
+  distributed_co_rank<Partition, Key, Compare> search(diagonals, a, b, comp, samples, brackets);
   while (!search.done()) search.answer(exchange(search.requests()));
   if (rounds != nullptr) *rounds = search.rounds();
   return search.splits();

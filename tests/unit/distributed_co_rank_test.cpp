@@ -411,4 +411,45 @@ TEST(DistributedPlacement, StagesCutMovingPiecesOnly) {
   }
 }
 
+// The cuts inside pieces, searched within the brackets that the pieces' merge path splits
+// give, split where path_split does; a part of one input alone needs no round.
+TEST(DistributedPlacement, BracketedCutsSplitAsPathSplit) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < 300; ++trial) {
+    distributed_input in;
+    const int ranks = 1 + int(rng() % 5), range = 1 + int(rng() % 30);
+    in.a = sorted_keys(rng, rng() % 60, range, corank::less{});
+    in.b = sorted_keys(rng, rng() % 60, range, corank::less{});
+    if (trial % 3 == 0) {
+      for (int& key : in.b) key += range;  // disjoint: B after A
+    }
+    in.a_sizes = random_sizes(rng, index_t(in.a.size()), ranks);
+    in.b_sizes = random_sizes(rng, index_t(in.b.size()), ranks);
+    const index_t m = index_t(in.a.size()), n = index_t(in.b.size());
+    const std::vector<index_t> diagonals = corank::detail::starts_of(random_sizes(rng, m + n, 1 + int(rng() % 4)));
+    std::vector<corank::split<index_t>> splits;
+    for (const index_t k : diagonals) splits.push_back(corank::path_split<partitioning::merge_path>(k, in.a, m, in.b, n, corank::less{}));
+    const auto cuts = corank::detail::stage_diagonals(diagonals, std::vector<bool>(diagonals.size() - 1, true), 8);
+    const auto brackets = corank::detail::cut_brackets(diagonals, splits, cuts);
+    ASSERT_EQ(brackets.size(), cuts.size());
+    int rounds = 0;
+    const auto got = corank::distributed_path_splits<partitioning::merge_path, int>(
+        cuts, table_of(in.a, in.a_sizes), table_of(in.b, in.b_sizes), array_exchange<corank::less>{in, {}},
+        corank::less{}, 0, &rounds, &brackets);
+    ASSERT_EQ(got.size(), cuts.size());
+    for (std::size_t x = 0; x < cuts.size(); ++x) {
+      const auto expected = corank::path_split<partitioning::merge_path>(cuts[x], in.a, m, in.b, n, corank::less{});
+      EXPECT_LE(brackets[x].first, expected.a) << "trial " << trial;
+      EXPECT_GE(brackets[x].second, expected.a) << "trial " << trial;
+      EXPECT_EQ(got[x].a, expected.a) << "trial " << trial << " k " << cuts[x];
+      EXPECT_EQ(got[x].b, expected.b) << "trial " << trial << " k " << cuts[x];
+    }
+    bool one_input = true;  // every piece reads one input alone: the brackets settle every cut
+    for (std::size_t p = 0; p + 1 < splits.size(); ++p) {
+      one_input = one_input && (splits[p].a == splits[p + 1].a || splits[p].b == splits[p + 1].b);
+    }
+    if (one_input) EXPECT_EQ(rounds, 0) << "trial " << trial;
+  }
+}
+
 }  // namespace

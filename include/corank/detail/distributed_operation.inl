@@ -448,9 +448,11 @@ distributed_plan plan_distributed(const char* context, const Key* a, index_t m, 
   const auto exchange = [&](const distributed_requests<Key>& asked) {
     return exchange_requests(context, transport, stream, buffers, a, m, b, n, comp, asked, a_starts, b_starts);
   };
-  const auto search = [&](const std::vector<index_t>& diagonals) {
+  const auto search = [&](const std::vector<index_t>& diagonals,
+                          const std::vector<std::pair<index_t, index_t>>* brackets = nullptr) {
     int rounds = 0;
-    auto splits = distributed_path_splits<Partition>(diagonals, ta, tb, exchange, comp, options.samples, &rounds);
+    auto splits =
+        distributed_path_splits<Partition>(diagonals, ta, tb, exchange, comp, options.samples, &rounds, brackets);
     return std::make_pair(std::move(splits), rounds);
   };
   distributed_plan plan;
@@ -488,7 +490,10 @@ distributed_plan plan_distributed(const char* context, const Key* a, index_t m, 
       stage_count > 1 ? stage_diagonals(plan.diagonals, moving, parts_per_stage * stage_count) : std::vector<index_t>{};
   plan.stages.assign(plan.owners.size(), 0);
   if (!cuts.empty()) {
-    auto [cut_splits, cut_rounds] = search(cuts);
+    // On the merge path the pieces' splits bracket the cuts' (a part of one input alone, as
+    // with disjoint inputs, needs no round); the balanced path's may not bracket its merge path.
+    const auto brackets = cut_brackets(plan.diagonals, plan.splits, cuts);
+    auto [cut_splits, cut_rounds] = search(cuts, Partition == partitioning::merge_path ? &brackets : nullptr);
     plan.rounds += cut_rounds;
     add_stages(plan.diagonals, plan.splits, plan.owners, plan.stages, cuts, cut_splits, stage_count);
   }

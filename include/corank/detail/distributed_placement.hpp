@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace corank::detail {
@@ -164,6 +165,22 @@ inline std::vector<index_t> stage_diagonals(const std::vector<index_t>& diagonal
     }
   }
   return cuts;
+}
+
+// For each cut inside a piece (stage_diagonals' order), the range that holds its merge path
+// co-rank, from the merge path's splits at the piece's ends: the co-rank and the diagonal
+// minus it grow along the path.
+inline std::vector<std::pair<index_t, index_t>> cut_brackets(const std::vector<index_t>& diagonals,
+                                                             const std::vector<split<index_t>>& splits,
+                                                             const std::vector<index_t>& cuts) {
+  std::vector<std::pair<index_t, index_t>> brackets;
+  std::size_t p = 0;
+  for (const index_t k : cuts) {
+    while (p + 2 < diagonals.size() && diagonals[p + 1] <= k) ++p;
+    const split<index_t> from = splits[p], to = splits[p + 1];
+    brackets.emplace_back(std::max(from.a, k - to.b), std::min(to.a, k - from.b));
+  }
+  return brackets;
 }
 
 // The pieces with their parts (`cuts`, stage_diagonals' order, and their splits): part t of a
