@@ -426,7 +426,8 @@ enum class distributed_placement : unsigned char {
   balanced,
   // The path is cut where it crosses the ranks' partition boundaries of A and of B (between
   // two such cuts it reads one partition of A and one of B), and each piece is computed by the
-  // rank holding more of its elements: the least data moves (none for disjoint inputs), the
+  // rank holding more of its elements: a piece moves its smaller side at most (disjoint inputs
+  // nothing; inputs interleaved near the cuts may move less under the balanced cut), the
   // shares follow the data, and a rank may hold several pieces of the result.
   owner,
 };

@@ -8,7 +8,8 @@
 //     equal (within one), set-operation outputs depend on the data, and the ranks' outputs in
 //     rank order are the result;
 //   owner: cut where the path crosses the ranks' partition boundaries, each piece computed on
-//     the rank holding most of it: the least data moves (none for disjoint inputs); a rank's
+//     the rank holding most of it: a piece moves its smaller side at most (disjoint inputs
+//     nothing; where they interleave near the cuts, the balanced cut may move less); a rank's
 //     output is its pieces of the result in order, and options.order gets the result's order.
 // Three steps, all ranks calling together:
 //   1. the distributed co-rank (distributed_co_rank.hpp): one all-gather of every rank's sizes
