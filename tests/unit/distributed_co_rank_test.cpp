@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <iostream>
 #include <random>
 #include <string>
@@ -314,9 +315,9 @@ TEST(DistributedWindows, EveryElementMovesOnceFromItsHolder) {
   }
 }
 
-// The owner placement's diagonals are where the merge puts the last element of each
-// partition (but the last nonempty one) of A and of B, plus one; between two of them the
-// merge path reads one partition of A and one of B.
+// The owner placement's diagonals are where the merge starts and ends each nonempty
+// partition of A and of B; between two of them the merge path reads one partition of A and
+// one of B.
 TEST(DistributedPlacement, OwnerDiagonalsCrossPartitionBoundaries) {
   auto rng = corank::test::make_rng();
   for (int trial = 0; trial < 400; ++trial) {
@@ -332,19 +333,22 @@ TEST(DistributedPlacement, OwnerDiagonalsCrossPartitionBoundaries) {
                                                            corank::less{}, array_exchange<corank::less>{in, {}}, rounds);
     EXPECT_LE(rounds, 1);
     // The stable merge's position of A[i] is i + |B < A[i]|, of B[j] j + |A <= B[j]|.
-    std::vector<index_t> expected{0, m + n};
-    for (int side = 0; side < 2; ++side) {
+    const auto position = [&](int side, index_t i) {
       const auto& own = side == 0 ? in.a : in.b;
       const auto& other = side == 0 ? in.b : in.a;
-      const auto& sizes = side == 0 ? in.a_sizes : in.b_sizes;
-      index_t at = 0, total = index_t(own.size());
-      for (const index_t s : sizes) {
+      const int key = own[std::size_t(i)];
+      return i + index_t(side == 0 ? std::lower_bound(other.begin(), other.end(), key) - other.begin()
+                                   : std::upper_bound(other.begin(), other.end(), key) - other.begin());
+    };
+    std::vector<index_t> expected{0, m + n};
+    for (int side = 0; side < 2; ++side) {
+      index_t at = 0;
+      for (const index_t s : side == 0 ? in.a_sizes : in.b_sizes) {
+        if (s > 0) {
+          expected.push_back(position(side, at));
+          expected.push_back(position(side, at + s - 1) + 1);
+        }
         at += s;
-        if (s == 0 || at == total) continue;
-        const int key = own[std::size_t(at - 1)];
-        const auto before = side == 0 ? std::lower_bound(other.begin(), other.end(), key) - other.begin()
-                                      : std::upper_bound(other.begin(), other.end(), key) - other.begin();
-        expected.push_back(at + index_t(before));
       }
     }
     std::sort(expected.begin(), expected.end());
@@ -451,5 +455,113 @@ TEST(DistributedPlacement, BracketedCutsSplitAsPathSplit) {
     if (one_input) EXPECT_EQ(rounds, 0) << "trial " << trial;
   }
 }
+
+// A whole plan's pieces (cut_pieces) for both placements and paths, 1 to 5 stages: the pieces
+// cover the path, split where path_split splits at their diagonals, the balanced placement's
+// ranks take diagonals [q N / P, (q + 1) N / P), the owner placement's pieces go to the rank
+// holding most of them and move nothing for disjoint inputs, and the op on the pieces in path
+// order, each on windows assembled from its holders, is the op on the whole inputs.
+template <partitioning Partition>
+void check_plans(int trials) {
+  auto rng = corank::test::make_rng();
+  for (int trial = 0; trial < trials; ++trial) {
+    distributed_input in;
+    const int ranks = 1 + int(rng() % 5), range = 1 + int(rng() % 40);
+    in.a = sorted_keys(rng, rng() % 80, range, corank::less{});
+    in.b = sorted_keys(rng, rng() % 80, range, corank::less{});
+    const bool disjoint = trial % 4 == 0;
+    if (disjoint) {
+      for (int& key : in.b) key += range;
+    }
+    in.a_sizes = random_sizes(rng, index_t(in.a.size()), ranks);
+    in.b_sizes = random_sizes(rng, index_t(in.b.size()), ranks);
+    const index_t m = index_t(in.a.size()), n = index_t(in.b.size()), total = m + n;
+    const auto placement = trial % 2 == 0 ? corank::distributed_placement::owner : corank::distributed_placement::balanced;
+    const int stages = 1 + int(rng() % 5);
+    corank::distributed_plan plan;
+    plan.partition = Partition;
+    plan.placement = placement;
+    ASSERT_TRUE(corank::detail::cut_pieces<Partition>(plan, table_of(in.a, in.a_sizes), table_of(in.b, in.b_sizes),
+                                                     array_exchange<corank::less>{in, {}}, corank::less{}, 0, stages));
+    plan.a_sizes = in.a_sizes;
+    plan.b_sizes = in.b_sizes;
+    const std::string where = "trial " + std::to_string(trial);
+    ASSERT_GE(plan.pieces(), 1) << where;
+    ASSERT_EQ(plan.splits.size(), std::size_t(plan.pieces()) + 1) << where;
+    ASSERT_EQ(plan.diagonals.size(), plan.splits.size()) << where;
+    ASSERT_EQ(plan.stages.size(), std::size_t(plan.pieces())) << where;
+    EXPECT_EQ(plan.diagonals.front(), 0);
+    EXPECT_EQ(plan.diagonals.back(), total);
+    EXPECT_LE(plan.stage_count(), stages);
+    for (std::size_t x = 0; x < plan.splits.size(); ++x) {
+      const auto expected = corank::path_split<Partition>(plan.diagonals[x], in.a, m, in.b, n, corank::less{});
+      ASSERT_EQ(plan.splits[x].a, expected.a) << where << " split " << x;
+      ASSERT_EQ(plan.splits[x].b, expected.b) << where << " split " << x;
+    }
+    const std::vector<index_t> a_starts = corank::detail::starts_of(in.a_sizes), b_starts = corank::detail::starts_of(in.b_sizes);
+    if (placement == corank::distributed_placement::balanced) {
+      EXPECT_TRUE(std::is_sorted(plan.owners.begin(), plan.owners.end())) << where;
+      for (int q = 0; q <= ranks; ++q) {
+        const std::size_t x = std::size_t(std::find_if(plan.owners.begin(), plan.owners.end(), [&](int o) { return o >= q; }) -
+                                          plan.owners.begin());
+        EXPECT_EQ(plan.diagonals[x], corank::detail::scaled(total, q, ranks)) << where << " rank " << q;
+      }
+    } else if (plan.stage_count() == 1) {
+      for (int x = 0; x < plan.pieces(); ++x) {
+        EXPECT_EQ(plan.owners[std::size_t(x)], corank::detail::majority_owner(a_starts, b_starts, plan.splits[std::size_t(x)],
+                                                                               plan.splits[std::size_t(x) + 1]))
+            << where << " piece " << x;
+      }
+    }
+    // The moves: each piece's windows assembled on its owner from what every rank holds.
+    std::vector<int> result;
+    index_t moved = 0;
+    for (int x = 0; x < plan.pieces(); ++x) {
+      const int owner = plan.owners[std::size_t(x)];
+      std::vector<int> window[2];
+      for (int side = 0; side < 2; ++side) {
+        const auto& keys = side == 0 ? in.a : in.b;
+        const auto& starts = side == 0 ? a_starts : b_starts;
+        const index_t begin = side == 0 ? plan.splits[std::size_t(x)].a : plan.splits[std::size_t(x)].b;
+        const index_t end = side == 0 ? plan.splits[std::size_t(x) + 1].a : plan.splits[std::size_t(x) + 1].b;
+        const auto mine = corank::detail::piece_side_of(starts, begin, end, owner, owner);
+        window[side].assign(std::size_t(end - begin), -1);
+        const auto copy = [&](index_t from, index_t to) {
+          for (index_t p = from; p < to; ++p) window[side][std::size_t(p - begin)] = keys[std::size_t(p)];
+        };
+        if (mine.in_place) {
+          copy(begin, end);
+        } else {
+          copy(mine.kept_begin, mine.kept_end);
+          for (const auto& piece : mine.receives) {
+            const auto sent = corank::detail::piece_side_of(starts, begin, end, owner, piece.peer).send;
+            ASSERT_EQ(sent.peer, owner) << where;
+            ASSERT_EQ(sent.begin, piece.begin) << where;
+            ASSERT_EQ(sent.end, piece.end) << where;
+            copy(piece.begin, piece.end);
+            moved += piece.size();
+          }
+        }
+        for (const int k : window[side]) ASSERT_NE(k, -1) << where << " piece " << x;
+      }
+      if (Partition == partitioning::merge_path) {
+        std::merge(window[0].begin(), window[0].end(), window[1].begin(), window[1].end(), std::back_inserter(result));
+      } else {
+        std::set_union(window[0].begin(), window[0].end(), window[1].begin(), window[1].end(), std::back_inserter(result));
+      }
+    }
+    if (disjoint && placement == corank::distributed_placement::owner) EXPECT_EQ(moved, 0) << where;
+    std::vector<int> expected;
+    if (Partition == partitioning::merge_path) {
+      std::merge(in.a.begin(), in.a.end(), in.b.begin(), in.b.end(), std::back_inserter(expected));
+    } else {
+      std::set_union(in.a.begin(), in.a.end(), in.b.begin(), in.b.end(), std::back_inserter(expected));
+    }
+    ASSERT_EQ(result, expected) << where;
+  }
+}
+
+TEST(DistributedPlacement, MergePlansPieceTogether) { check_plans<partitioning::merge_path>(600); }
+TEST(DistributedPlacement, BalancedPathPlansPieceTogether) { check_plans<partitioning::balanced_path>(600); }
 
 }  // namespace

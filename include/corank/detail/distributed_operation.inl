@@ -448,54 +448,15 @@ distributed_plan plan_distributed(const char* context, const Key* a, index_t m, 
   const auto exchange = [&](const distributed_requests<Key>& asked) {
     return exchange_requests(context, transport, stream, buffers, a, m, b, n, comp, asked, a_starts, b_starts);
   };
-  const auto search = [&](const std::vector<index_t>& diagonals,
-                          const std::vector<std::pair<index_t, index_t>>* brackets = nullptr) {
-    int rounds = 0;
-    auto splits =
-        distributed_path_splits<Partition>(diagonals, ta, tb, exchange, comp, options.samples, &rounds, brackets);
-    return std::make_pair(std::move(splits), rounds);
-  };
   distributed_plan plan;
   plan.partition = Partition;
   plan.placement = options.placement;
   plan.rank = rank;
-  // The pieces: each rank's diagonals, or the crossings of the partition boundaries.
-  if (options.placement == distributed_placement::owner) {
-    plan.diagonals = owner_diagonals(ta, tb, comp, exchange, plan.rounds);
-  } else {
-    for (int q = 0; q <= ranks; ++q) plan.diagonals.push_back(scaled(total, q, ranks));
-  }
-  auto [splits, rounds] = search(plan.diagonals);
-  plan.splits = std::move(splits);
-  plan.rounds += rounds;
   // Splits out of order (a window of negative size) come only from inputs unsorted inside a
   // rank. Every rank has the same splits, so every rank throws, and none waits in a
   // collective that another left.
-  for (std::size_t p = 0; p + 1 < plan.splits.size(); ++p) {
-    if (plan.splits[p + 1].a < plan.splits[p].a || plan.splits[p + 1].b < plan.splits[p].b) throw unsorted_input(context);
-  }
-  for (std::size_t p = 0; p + 1 < plan.splits.size(); ++p) {
-    plan.owners.push_back(options.placement == distributed_placement::owner
-                              ? majority_owner(a_starts, b_starts, plan.splits[p], plan.splits[p + 1])
-                              : int(p));
-  }
-  if (options.placement == distributed_placement::owner) join_owners(plan.diagonals, plan.splits, plan.owners);
-  // The pieces that move, cut into stages: one more search, where any move.
-  std::vector<bool> moving;
-  for (std::size_t p = 0; p < plan.owners.size(); ++p) {
-    moving.push_back(!piece_in_place(a_starts, b_starts, plan.splits[p], plan.splits[p + 1], plan.owners[p]));
-  }
-  const int stage_count = stages_of(options);
-  const std::vector<index_t> cuts =
-      stage_count > 1 ? stage_diagonals(plan.diagonals, moving, parts_per_stage * stage_count) : std::vector<index_t>{};
-  plan.stages.assign(plan.owners.size(), 0);
-  if (!cuts.empty()) {
-    // On the merge path the pieces' splits bracket the cuts' (a part of one input alone, as
-    // with disjoint inputs, needs no round); the balanced path's may not bracket its merge path.
-    const auto brackets = cut_brackets(plan.diagonals, plan.splits, cuts);
-    auto [cut_splits, cut_rounds] = search(cuts, Partition == partitioning::merge_path ? &brackets : nullptr);
-    plan.rounds += cut_rounds;
-    add_stages(plan.diagonals, plan.splits, plan.owners, plan.stages, cuts, cut_splits, stage_count);
+  if (!cut_pieces<Partition>(plan, ta, tb, exchange, comp, options.samples, stages_of(options))) {
+    throw unsorted_input(context);
   }
   plan.a_sizes = std::move(ta.sizes);
   plan.b_sizes = std::move(tb.sizes);

@@ -6,6 +6,7 @@
 // distributed_co_rank.hpp's.
 
 #include <corank/config.hpp>
+#include <corank/detail/distributed_windows.hpp>
 #include <corank/distributed_co_rank.hpp>
 
 #include <algorithm>
@@ -41,42 +42,46 @@ table_bound bound_in_table(const partition_table<Key>& t, const Key& key, bool r
   return bound;
 }
 
-// The owner placement's diagonals: 0, m + n, and where the merge path crosses a boundary
-// between nonempty partitions. A's boundary s is crossed once A[s - 1] is out: at s plus B's
-// elements before A[s - 1]; B's boundary s at s plus A's elements not after B[s - 1] (the
-// merge takes A's first among equal keys). `count(requests)` answers the counts that the
-// boundary keys leave open (one exchange, only where there are any); `rounds` counts it.
+// The owner placement's diagonals: 0, m + n, and where the merge path starts and ends each
+// nonempty partition: A[s] is the merge's element s + |B < A[s]|, B[s] its s + |A <= B[s]|
+// (the merge takes A's first among equal keys), so a partition [s, e) of A is read between
+// diagonals s + |B < A[s]| and e + |B < A[e - 1]|, one of B likewise. Between two consecutive
+// diagonals the path reads one partition of A and one of B at most. `count(requests)` answers
+// the counts that the boundary keys leave open (one exchange, only where there are any);
+// `rounds` counts it.
 template <class Key, class Compare, class Count>
 std::vector<index_t> owner_diagonals(const partition_table<Key>& ta, const partition_table<Key>& tb, Compare comp,
                                      Count&& count, int& rounds) {
   struct crossing {
-    index_t at;  // the boundary's position, then the diagonal
+    int side;    // 0: a partition of A, counted in B; 1: the reverse
+    index_t at;  // the position the count adds to
     table_bound bound;
     std::size_t query;
   };
-  std::vector<crossing> crossings[2];
+  std::vector<crossing> crossings;
   distributed_requests<Key> asked;
   index_t total = 0;
   for (int side = 0; side < 2; ++side) {
     const partition_table<Key>& own = side == 0 ? ta : tb;
     const partition_table<Key>& other = side == 0 ? tb : ta;
-    std::size_t last_nonempty = own.sizes.size();
+    index_t start = 0;
     for (std::size_t q = 0; q < own.sizes.size(); ++q) {
-      if (own.sizes[q] > 0) last_nonempty = q;
-    }
-    index_t at = 0;
-    for (std::size_t q = 0; q < own.sizes.size(); ++q) {
-      at += own.sizes[q];
-      if (own.sizes[q] == 0 || q == last_nonempty) continue;
-      crossing c{at, bound_in_table(other, own.last[q], side == 1, comp), 0};
-      if (c.bound.partition >= 0) {
-        auto& counts = side == 0 ? asked.b_counts : asked.a_counts;
-        c.query = counts.size();
-        counts.push_back({c.bound.partition, own.last[q], side == 1});
+      const index_t end = start + own.sizes[q];
+      if (own.sizes[q] > 0) {
+        for (const bool at_end : {false, true}) {
+          const Key& key = at_end ? own.last[q] : own.first[q];
+          crossing c{side, at_end ? end : start, bound_in_table(other, key, side == 1, comp), 0};
+          if (c.bound.partition >= 0) {
+            auto& counts = side == 0 ? asked.b_counts : asked.a_counts;
+            c.query = counts.size();
+            counts.push_back({c.bound.partition, key, side == 1});
+          }
+          crossings.push_back(c);
+        }
       }
-      crossings[side].push_back(c);
+      start = end;
     }
-    total += at;
+    total += start;
   }
   distributed_answers<Key> answers;
   if (!asked.a_counts.empty() || !asked.b_counts.empty()) {
@@ -84,12 +89,10 @@ std::vector<index_t> owner_diagonals(const partition_table<Key>& ta, const parti
     ++rounds;
   }
   std::vector<index_t> diagonals{0, total};
-  for (int side = 0; side < 2; ++side) {
-    for (const crossing& c : crossings[side]) {
-      index_t k = c.at + c.bound.before;
-      if (c.bound.partition >= 0) k += side == 0 ? answers.b_counts[c.query] : answers.a_counts[c.query];
-      diagonals.push_back(std::min(std::max<index_t>(k, 0), total));  // within the path, whatever the input
-    }
+  for (const crossing& c : crossings) {
+    index_t k = c.at + c.bound.before;
+    if (c.bound.partition >= 0) k += c.side == 0 ? answers.b_counts[c.query] : answers.a_counts[c.query];
+    diagonals.push_back(std::min(std::max<index_t>(k, 0), total));  // within the path, whatever the input
   }
   std::sort(diagonals.begin(), diagonals.end());
   diagonals.erase(std::unique(diagonals.begin(), diagonals.end()), diagonals.end());
@@ -212,6 +215,63 @@ inline void add_stages(std::vector<index_t>& diagonals, std::vector<split<index_
   splits = std::move(s);
   owners = std::move(o);
   stages = std::move(st);
+}
+
+// The plan's pieces (diagonals, splits, owners, stages) and rounds, as plan.placement says,
+// from the partitions' tables, `exchange(requests)` answering the search's rounds: the cuts
+// (the ranks' diagonals, or the owner placement's crossings), their splits, the owners
+// (consecutive pieces of one owner joined), then the moving pieces' parts in `stage_count`
+// stages. False where the splits go backwards (inputs unsorted inside a partition).
+template <partitioning Partition, class Key, class Exchange, class Compare>
+bool cut_pieces(distributed_plan& plan, const partition_table<Key>& ta, const partition_table<Key>& tb,
+                Exchange&& exchange, Compare comp, index_t samples, int stage_count) {
+  const int ranks = int(ta.sizes.size());
+  const std::vector<index_t> a_starts = starts_of(ta.sizes), b_starts = starts_of(tb.sizes);
+  const index_t total = a_starts.back() + b_starts.back();
+  const auto search = [&](const std::vector<index_t>& diagonals,
+                          const std::vector<std::pair<index_t, index_t>>* brackets = nullptr) {
+    int rounds = 0;
+    auto splits = distributed_path_splits<Partition>(diagonals, ta, tb, exchange, comp, samples, &rounds, brackets);
+    plan.rounds += rounds;
+    return splits;
+  };
+  const auto in_order = [](const std::vector<split<index_t>>& splits) {
+    for (std::size_t p = 0; p + 1 < splits.size(); ++p) {
+      if (splits[p + 1].a < splits[p].a || splits[p + 1].b < splits[p].b) return false;
+    }
+    return true;
+  };
+  const bool owner = plan.placement == distributed_placement::owner;
+  plan.diagonals.clear();
+  if (owner) {
+    plan.diagonals = owner_diagonals(ta, tb, comp, exchange, plan.rounds);
+  } else {
+    for (int q = 0; q <= ranks; ++q) plan.diagonals.push_back(scaled(total, q, ranks));
+  }
+  plan.splits = search(plan.diagonals);
+  if (!in_order(plan.splits)) return false;
+  plan.owners.clear();
+  for (std::size_t p = 0; p + 1 < plan.splits.size(); ++p) {
+    plan.owners.push_back(owner ? majority_owner(a_starts, b_starts, plan.splits[p], plan.splits[p + 1]) : int(p));
+  }
+  if (owner) join_owners(plan.diagonals, plan.splits, plan.owners);
+  // The pieces that move, cut into parts in stages: one more search, where any move. On the
+  // merge path the pieces' splits bracket the cuts' (a part of one input alone, as with
+  // disjoint inputs, needs no round); the balanced path's need not bracket its merge path.
+  std::vector<bool> moving;
+  for (std::size_t p = 0; p < plan.owners.size(); ++p) {
+    moving.push_back(!piece_in_place(a_starts, b_starts, plan.splits[p], plan.splits[p + 1], plan.owners[p]));
+  }
+  const std::vector<index_t> cuts =
+      stage_count > 1 ? stage_diagonals(plan.diagonals, moving, parts_per_stage * stage_count) : std::vector<index_t>{};
+  plan.stages.assign(plan.owners.size(), 0);
+  if (!cuts.empty()) {
+    const auto brackets = cut_brackets(plan.diagonals, plan.splits, cuts);
+    const auto cut_splits = search(cuts, Partition == partitioning::merge_path ? &brackets : nullptr);
+    add_stages(plan.diagonals, plan.splits, plan.owners, plan.stages, cuts, cut_splits, stage_count);
+    if (!in_order(plan.splits)) return false;
+  }
+  return true;
 }
 
 }  // namespace corank::detail
