@@ -424,8 +424,8 @@ enum class distributed_placement : unsigned char {
   // Rank r computes the path's diagonals [r N / P, (r + 1) N / P): equal shares for the merge,
   // each rank's output one contiguous range of the result, in rank order; data moves to them.
   balanced,
-  // The path is cut where it crosses the ranks' partition boundaries of A and of B (between
-  // two such cuts it reads one partition of A and one of B), and each piece is computed by the
+  // The path is cut where it starts and ends each rank's partition of A and of B (between two
+  // such cuts it reads one partition of A and one of B at most), and each piece is computed by the
   // rank holding more of its elements: a piece moves its smaller side at most (disjoint inputs
   // nothing; inputs interleaved near the cuts may move less under the balanced cut), the
   // shares follow the data, and a rank may hold several pieces of the result.
