@@ -212,8 +212,13 @@ const char* exchange_blocks(const char* context, Transport& transport, cudaStrea
   cl.flags = cl.keys + align16(cl.counts * sizeof(Key));
   cl.bytes = align16(cl.flags + cl.counts);
   const std::size_t ranks = std::size_t(transport.ranks());
+  // Words alone (the run's statuses and sizes) need no gather kernel: the block is written on
+  // the host and copied up whole.
+  const bool words_only = cl.a_items == 0 && cl.b_items == 0 && cl.counts == 0;
+  if (words_only) cl.bytes = std::max(cl.bytes, align16(block_bytes));
   char* host = buffers.host(cl.bytes + ranks * block_bytes, context);
   char* received = host + cl.bytes;
+  if (words_only) std::memset(host, 0, cl.bytes);
   index_t* numbers = reinterpret_cast<index_t*>(host);
   for (const auto* part : {&mine.words, &mine.a_positions, &mine.b_positions}) {
     if (!part->empty()) std::memcpy(numbers, part->data(), part->size() * sizeof(index_t));
@@ -228,10 +233,14 @@ const char* exchange_blocks(const char* context, Transport& transport, cudaStrea
   stream_allocation device(stream);
   CORANK_TRY(allocate_temporary(&device.memory, receive_at + ranks * block_bytes, stream), context);
   char* d = device.bytes();
-  CORANK_TRY(cudaMemsetAsync(d + send_at, 0, block_bytes, stream), context);
-  CORANK_TRY(cudaMemcpyAsync(d, host, cl.bytes, cudaMemcpyHostToDevice, stream), context);
   const std::size_t items = cl.words + cl.a_items + cl.b_items + cl.counts;
-  if (items > 0) {
+  if (words_only) {
+    CORANK_TRY(cudaMemcpyAsync(d + send_at, host, block_bytes, cudaMemcpyHostToDevice, stream), context);
+  } else {
+    CORANK_TRY(cudaMemsetAsync(d + send_at, 0, block_bytes, stream), context);
+    CORANK_TRY(cudaMemcpyAsync(d, host, cl.bytes, cudaMemcpyHostToDevice, stream), context);
+  }
+  if (!words_only && items > 0) {
     distributed_gather_kernel<<<unsigned((items + 255) / 256), 256, 0, stream>>>(a, m, b, n, d, cl, d + send_at,
                                                                                layout, comp);
     CORANK_TRY(cudaGetLastError(), context);
