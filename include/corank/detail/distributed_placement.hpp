@@ -255,9 +255,9 @@ bool cut_pieces(distributed_plan& plan, const partition_table<Key>& ta, const pa
     plan.owners.push_back(owner ? majority_owner(a_starts, b_starts, plan.splits[p], plan.splits[p + 1]) : int(p));
   }
   if (owner) join_owners(plan.diagonals, plan.splits, plan.owners);
-  // The pieces that move, cut into parts in stages: one more search, where any move. On the
-  // merge path the pieces' splits bracket the cuts' (a part of one input alone, as with
-  // disjoint inputs, needs no round); the balanced path's need not bracket its merge path.
+  // The pieces that move, cut into parts in stages: one more search, where any move and a
+  // piece reads both inputs. On the merge path the pieces' splits bracket the cuts'; the
+  // balanced path's need not bracket its merge path.
   std::vector<bool> moving;
   for (std::size_t p = 0; p < plan.owners.size(); ++p) {
     moving.push_back(!piece_in_place(a_starts, b_starts, plan.splits[p], plan.splits[p + 1], plan.owners[p]));
@@ -266,8 +266,30 @@ bool cut_pieces(distributed_plan& plan, const partition_table<Key>& ta, const pa
       stage_count > 1 ? stage_diagonals(plan.diagonals, moving, parts_per_stage * stage_count) : std::vector<index_t>{};
   plan.stages.assign(plan.owners.size(), 0);
   if (!cuts.empty()) {
-    const auto brackets = cut_brackets(plan.diagonals, plan.splits, cuts);
-    const auto cut_splits = search(cuts, Partition == partitioning::merge_path ? &brackets : nullptr);
+    // A cut of a piece that reads one input alone lies on its straight path (as with disjoint
+    // inputs); the others are searched.
+    std::vector<split<index_t>> cut_splits(cuts.size());
+    std::vector<index_t> searched;
+    std::vector<std::size_t> searched_at;
+    std::size_t p = 0;
+    for (std::size_t x = 0; x < cuts.size(); ++x) {
+      while (p + 2 < plan.diagonals.size() && plan.diagonals[p + 1] <= cuts[x]) ++p;
+      const split<index_t> from = plan.splits[p], to = plan.splits[p + 1];
+      const index_t step = cuts[x] - (from.a + from.b);
+      if (from.b == to.b && step >= 0 && step <= to.a - from.a) {
+        cut_splits[x] = {from.a + step, from.b};
+      } else if (from.a == to.a && step >= 0 && step <= to.b - from.b) {
+        cut_splits[x] = {from.a, from.b + step};
+      } else {
+        searched.push_back(cuts[x]);
+        searched_at.push_back(x);
+      }
+    }
+    if (!searched.empty()) {
+      const auto brackets = cut_brackets(plan.diagonals, plan.splits, searched);
+      const auto found = search(searched, Partition == partitioning::merge_path ? &brackets : nullptr);
+      for (std::size_t y = 0; y < found.size(); ++y) cut_splits[searched_at[y]] = found[y];
+    }
     add_stages(plan.diagonals, plan.splits, plan.owners, plan.stages, cuts, cut_splits, stage_count);
     if (!in_order(plan.splits)) return false;
   }
