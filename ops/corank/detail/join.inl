@@ -230,14 +230,20 @@ cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_by
                                 cudaStream_t stream, strategy kind) {
   const auto l = detail::unwrap_input(left);
   const auto r = detail::unwrap_input(right);
-  // The layout of sorted_join_count's storage, whose lower bounds and offsets are the caller's
+  // sorted_join_count's storage less its lower bounds and offsets, which are the caller's
   // here: the upper bounds, the count words, the scan's and the searches' storage.
   using no_expansion = detail::join_expansion<index_t*, index_t*>;
-  detail::join_layout layout;
+  detail::join_layout full;
   if (const cudaError_t e = detail::join_layout_for(l, m, r, n, 0, comp, stream, kind,
-                                                    static_cast<const no_expansion*>(nullptr), layout);
+                                                    static_cast<const no_expansion*>(nullptr), full);
       e != cudaSuccess)
     return e;
+  detail::join_layout layout = full;
+  layout.upper_at = 0;
+  layout.words_at = detail::align_up(std::size_t(m) * sizeof(index_t));
+  layout.scan_at = layout.words_at + detail::align_up(detail::join_words * sizeof(index_t));
+  layout.search_at = layout.scan_at + detail::align_up(layout.scan_bytes);
+  layout.bytes = layout.search_at + detail::align_up(layout.search_bytes);
   if (temp_storage == nullptr) {
     temp_storage_bytes = layout.bytes;
     return cudaSuccess;
