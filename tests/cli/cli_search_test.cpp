@@ -175,8 +175,9 @@ TEST_P(CliSearchBadInput, AnUnsortedInputIsNamedWithItsIndexAndValues) {
 
 TEST_P(CliSearchBadInput, UncheckedUnsortedInputGivesAnAnswerOrStatusTwoAndNeverAPartialFile) {
   std::mt19937_64 rng = make_rng();
-  std::vector<int64_t> random(5000), sorted = sorted_column<int64_t>(rng, 3000, 200);
-  std::uniform_int_distribution<int64_t> pick(0, 199);
+  // Small: a join of unsorted columns that is not found so writes up to m * n pairs.
+  std::vector<int64_t> random(1500), sorted = sorted_column<int64_t>(rng, 1000, 50);
+  std::uniform_int_distribution<int64_t> pick(0, 49);
   for (int64_t& x : random) x = pick(rng);
   write_npy(path("r.npy"), random);
   write_npy(path("s.npy"), sorted);
