@@ -68,7 +68,9 @@ def join(left, right, *, assume_sorted=False, check_sorted=True, stream=None, th
     names = ("left", "right")
     pairs, counts = r.run(r.JOIN, name, sa, sb, count_only=True, keep_counts=True, stream=stream, threads=threads,
                           copy=True, names=names)
-    li, ri = r.run(r.JOIN, name, sa, sb, pairs=pairs, counts=counts, stream=stream, threads=threads, copy=True,
-                   names=names)
+    # The pairs' number is known: nothing waits for the GPU to say it again.
+    li, ri, _ = r.run(r.JOIN, name, sa, sb, pairs=pairs, counts=counts, count_on_device=True, stream=stream,
+                      threads=threads, copy=True, names=names)
+    li, ri = li[:pairs], ri[:pairs]  # the outputs have room for one pair where there are none
     # Positions in the sorted columns, as positions in the given ones.
     return (li if pa is None else pa[li]), (ri if pb is None else pb[ri])

@@ -256,6 +256,23 @@ TEST_P(CliSearchBadInput, FilesTheArgumentsName) {
   EXPECT_EQ(read_npy<int64_t>(path("b.npy")), (std::vector<int64_t>{0, 1, 4}));
 }
 
+TEST_P(CliSearchBadInput, AJoinWhosePairsDoNotFitIsRefusedOnceCountedWithTheFigures) {
+  if (device() == "gpu") GTEST_SKIP() << "an address-space limit leaves a CUDA context none: the CPU backend's case";
+  write_npy(path("ones.npy"), std::vector<int32_t>(6000, 1));  // 36 million pairs, 0.54 GiB of positions
+  how h;
+  h.shell = "ulimit -v 250000;";
+  const std::vector<std::string> before = files();
+  const result r = run({"join", p("ones.npy"), p("ones.npy"), "-o", p("l.npy"), p("r.npy")}, h);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("not enough host memory: the inputs (0.00 GiB), the output (up to 0.54 GiB)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(files(), before);
+  const result c = run({"join", p("ones.npy"), p("ones.npy"), "--count"}, h);
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_EQ(c.out, "36000000\n");
+}
+
 TEST_P(CliSearchBadInput, CommandLines) {
   expect_failure({"search", p("a.npy"), "-o", p("out.npy")}, 2, "needs two input files, A.npy (sorted) and V.npy");
   expect_failure({"search", p("a.npy"), p("b.npy")}, 2, "no output file: give -o OUT.npy");
