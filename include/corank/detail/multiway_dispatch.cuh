@@ -8,9 +8,10 @@
 // device value decides a launch or a size on the host: grids are sized from bounds, and
 // tiles beyond a level's count return at once, so nothing synchronizes.
 //
-// Passes: R runs take P = ceil(log_g R) passes of g-way merges (g at most max_group, the least
-// with g^P >= R); each pass reads and writes every element once, so fewer, wider passes are
-// what is fast (docs/design.md, "The k-way merge and the sort").
+// Passes: R runs take P = ceil(log_G R) passes of g-way merges, G = max_group (tuning.hpp's
+// sm90_multiway) and g the least with g^P >= R; each pass reads and writes every element
+// once, so fewer, wider passes are what is fast (docs/design.md, "The k-way merge and the
+// sort").
 
 #include <corank/detail/dispatch.cuh>
 #include <corank/detail/multiway_args.hpp>
