@@ -264,14 +264,13 @@ cudaError_t launch_merge(const Op& op, const Args& args, Compare comp, split<ind
   return cudaErrorInvalidValue;
 }
 
-// The entry point behind every operation, with its temporary storage from `storage`
-// (temporary_arena.hpp: caller_storage, the two-phase protocol, where a query ends once the
-// layout is computed; pool_storage, the convenience forms'). The output size goes to
+// The two-phase entry point behind every operation (the convenience forms call it through
+// run_two_phase, so that src/'s pre-compiled merges serve them too). The output size goes to
 // *count_out (device memory): required for ops of data-dependent size, optional for ops of
 // known size (the merges pass none).
-template <class Storage, class Op, class Args, class Compare>
-cudaError_t dispatch(Storage& storage, const Op& op, const Args& args, index_t* count_out, Compare comp,
-                     cudaStream_t stream, strategy kind) {
+template <class Op, class Args, class Compare>
+cudaError_t dispatch(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op, const Args& args,
+                     index_t* count_out, Compare comp, cudaStream_t stream, strategy kind) {
   static_assert(is_op_v<Op>, "Op does not model the corank op concept (see op.hpp)");
   static_assert(!Op::output_size_is_input_size || Op::partition == partitioning::merge_path,
                 "an op whose output size is its input size walks the merge path (see op.hpp)");
@@ -285,14 +284,15 @@ cudaError_t dispatch(Storage& storage, const Op& op, const Args& args, index_t* 
   // Checked first, before anything that could touch the device; the bytes against the
   // strategy as given, before it is resolved (under automatic a small merge runs naive, but
   // its query asked for the tile kernels' bytes). A query ends at provide().
-  char* temp_storage = nullptr;
-  if (const cudaError_t e = storage.provide(layout.bytes, temp_storage); e != cudaSuccess || temp_storage == nullptr)
+  char* base = nullptr;
+  if (const cudaError_t e = caller_storage{temp_storage, temp_storage_bytes}.provide(layout.bytes, base);
+      e != cudaSuccess || base == nullptr)
     return e;
   if (merge_argument_error(args) != nullptr) return cudaErrorInvalidValue;
   if (!known_size && count_out == nullptr) return cudaErrorInvalidValue;
   const index_t total = args.size_a + args.size_b;
-  auto* splits = reinterpret_cast<split<index_t>*>(temp_storage);
-  auto* prefix_words = reinterpret_cast<unsigned long long*>(temp_storage + layout.prefix_at);
+  auto* splits = reinterpret_cast<split<index_t>*>(base);
+  auto* prefix_words = reinterpret_cast<unsigned long long*>(base + layout.prefix_at);
 
   if constexpr (Args::segmented) {
     // Every form runs the split pass and a block per tile, even with no elements: the tiles
@@ -300,7 +300,7 @@ cudaError_t dispatch(Storage& storage, const Op& op, const Args& args, index_t* 
     // measured slower here: set_union at 2^28, 15-20% of copy against 20-29%.)
     static_assert(!sees_run_starts_v<Op>, "the segmented forms do not take ops that see run starts (op.hpp) yet");
     Args segmented = args;
-    segmented.boundary_segments = reinterpret_cast<index_t*>(temp_storage + layout.segments_at);
+    segmented.boundary_segments = reinterpret_cast<index_t*>(base + layout.segments_at);
     if (known_size && count_out != nullptr) {
       write_count_kernel<<<1, 1, 0, stream>>>(count_out, total);
       if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;
@@ -331,14 +331,6 @@ cudaError_t dispatch(Storage& storage, const Op& op, const Args& args, index_t* 
     }
     return launch_persistent<policy, rule>(op, args, comp, splits, prefix_words, layout.tiles, count_out, stream);
   }
-}
-
-// The two-phase form (temp_storage == nullptr: a query).
-template <class Op, class Args, class Compare>
-cudaError_t dispatch(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op, const Args& args,
-                     index_t* count_out, Compare comp, cudaStream_t stream, strategy kind) {
-  caller_storage storage{temp_storage, temp_storage_bytes};
-  return dispatch(storage, op, args, count_out, comp, stream, kind);
 }
 
 }  // namespace corank::detail

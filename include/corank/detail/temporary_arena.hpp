@@ -13,9 +13,10 @@
 // touches the device. Pieces start at multiples of it, so every element type (16-byte keys,
 // the bulk copies' 16-byte lines) is aligned.
 //
-// Where the storage comes from: the caller's (caller_storage: the two-phase protocol), or
-// corank's pool (pool_storage, two_phase.hpp: the convenience forms, which so compute their
-// layout once per call rather than once to query and again to run).
+// Where the storage comes from: the caller's (caller_storage: the two-phase protocol, both
+// dispatchers), or corank's pool (pool_storage, two_phase.hpp: the convenience sort and k-way
+// merge, which so lay their passes out once per call rather than once to query and again to
+// run).
 
 #include <corank/config.hpp>
 #include <corank/memory.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 // Runs a call for the convenience forms with temporary storage from corank's pool, stream-
-// ordered: run_from_pool hands the dispatchers a pool_storage, which they ask for the bytes
-// of the layout they computed; run_two_phase runs a two-phase (CUB-style) call: query,
+// ordered: run_from_pool hands the multiway dispatcher a pool_storage, which it asks for the
+// bytes of the layout it computed; run_two_phase runs a two-phase (CUB-style) call: query,
 // allocate, run, free. Neither synchronizes; run_two_phase_for_result also reads back the
 // index the call leaves on the device (an output size, the first unsorted position), so it
 // waits for the stream.
@@ -17,7 +17,7 @@
 
 namespace corank::detail {
 
-// A convenience call's temporary storage, as a storage source of the dispatchers
+// A convenience call's temporary storage, as a storage source of the multiway dispatcher
 // (temporary_arena.hpp): the bytes the layout asks for, allocated from corank's pool once the
 // layout is computed (so it is computed once per call), and freed in stream order by
 // release(), or when it goes (an exception on the way).

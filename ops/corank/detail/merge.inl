@@ -8,12 +8,12 @@
 namespace corank {
 namespace detail {
 
-// A convenience merge: checked, then run with storage from the pool; returns without waiting.
+// A convenience merge: checked, then run on the two-phase path; returns without waiting.
 template <class Args, class Compare>
 void run_merge(const char* context, const Args& args, Compare comp, cudaStream_t stream, strategy kind) {
   throw_on_bad_arguments(args, context);
-  run_from_pool(context, stream, [&](pool_storage& storage) {
-    return dispatch(storage, ops::merge_op{}, args, nullptr, comp, stream, kind);
+  run_two_phase(context, stream, [&](void* temp, std::size_t& bytes, index_t*) {
+    return dispatch(temp, bytes, ops::merge_op{}, args, nullptr, comp, stream, kind);
   });
 }
 
