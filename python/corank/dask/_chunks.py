@@ -219,7 +219,7 @@ def window_pieces(x, start, end, layer, tasks):
         if lo == 0 and hi == stop - begin:
             pieces.append((x.array.name, block))
         else:
-            key = (layer, x.what, start, block)
+            key = (layer, x.what, start, end, block)
             tasks[key] = (operator.getitem, (x.array.name, block), slice(lo, hi))
             pieces.append(key)
     return pieces
