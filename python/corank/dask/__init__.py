@@ -14,9 +14,10 @@ the workers' GPUs for CuPy chunks).
     set_intersection_paired    the intersection with both sides' values
     path_splits                the distributed co-rank: where given diagonals cut the inputs
 
-Each call finds at once where the output's partitions start in the inputs (a few small
-computes, docs/design.md, section 12d) and returns a Dask array whose partitions are computed
-when you compute it. Needs dask[array] (pip install corank[dask]); any scheduler runs it:
+Each call reads a sample of the chunks' keys at once (one small compute; more only where runs
+of equal keys hide a cut from the samples: docs/design.md, "corank.dask") and returns a Dask
+array whose partitions, computed when you compute it, each find their exact cuts in the
+elements around them and make one corank call. Needs dask[array] (pip install corank[dask]); any scheduler runs it:
 distributed, dask-cuda's for GPU workers, or Dask's local threads.
 """
 
@@ -42,8 +43,8 @@ _COMMON = """
         each sorted ascending across its chunks (floats: NaNs last), chunks of any sizes (empty
         and unknown ones too). Chunks are NumPy (the partitions run on the workers' CPU threads)
         or CuPy (on the workers' GPUs), one kind for every array of a call. NumPy and CuPy
-        arrays and lists are taken as one-chunk Dask arrays. The inputs are read several times
-        (samples, search rounds, the result): persist computed inputs first (a.persist()).
+        arrays and lists are taken as one-chunk Dask arrays. The inputs are read more than once
+        (the samples, the result): persist computed inputs first (a.persist()).
     npartitions : output partitions; default: about as many as make them the size of the
         inputs' largest chunk.
     assume_sorted : skip the check across chunks (each chunk's first key not before the last

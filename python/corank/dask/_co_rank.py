@@ -2,8 +2,11 @@
 somewhere else, is cut at given diagonals. It reads no chunk whole: the chunks' sizes and a
 sample of each chunk's keys (its first and last among them) first, then rounds that fetch the
 elements around each cut, then (balanced path, only for runs of equal keys longer than those
-rounds read) one round of per-chunk counts. Pure NumPy: the data comes through two callbacks,
-so the search is tested against single-array references without Dask (python/tests/test_dask.py)."""
+rounds read) one round of per-chunk counts. A call of corank.dask runs the rounds only for
+cuts whose regions (the elements around a cut that decide it, given the samples) are wide: the
+others each partition settles from the regions it receives (regions, settle). Pure NumPy: the
+data comes through two callbacks, so the search is tested against single-array references
+without Dask (python/tests/test_dask.py)."""
 
 from typing import NamedTuple
 
