@@ -457,21 +457,20 @@ def test_arrays_and_lists_unknown_chunks_and_threads(client, rng):
 
 @pytest.mark.filterwarnings("ignore:Running on a single-machine scheduler")
 def test_each_partition_receives_its_windows_and_the_regions_of_its_cuts(monkeypatch, rng):
-    """Pieces are sliced from their chunks before they move: the pieces a partition's task
-    gets add up to its windows widened to its cuts' regions, all partitions' to the inputs and
-    the inner cuts' regions (each element moves once, a region's twice), and each call gets
-    exactly its windows. Run in this process (Dask's synchronous scheduler), so the calls can
-    be watched."""
+    """The pieces a partition's task takes add up to its windows widened to its cuts' regions,
+    all partitions' to the inputs and the inner cuts' regions (each element is read once, a
+    region's twice), and each call gets exactly its windows. Run in this process (Dask's
+    synchronous scheduler), so the calls can be watched."""
     a, b = ref.SHAPES["long_runs"](rng, "int64", 3000)
     A, B = da.from_array(a, chunks=((500, 700, 0, 1300, 500),)), da.from_array(b, chunks=((1503, 1500),))
     received, regions, called = [], [], []
     task, union = cd._graph.Call.__call__, corank.set_union
     C = cd._graph.Cuts
 
-    def watched(self, cuts, *windows):
-        received.append([sum(len(piece) for piece in pieces) for pieces in windows[:2]])
+    def watched(self, cuts, bounds, *windows):
+        received.append([int((within[:, 1] - within[:, 0]).sum()) for within in bounds.of[:2]])
         regions.append(cuts)
-        return task(self, cuts, *windows)
+        return task(self, cuts, bounds, *windows)
 
     def watched_union(x, y, **kwargs):
         called.append([len(x), len(y)])
@@ -491,6 +490,26 @@ def test_each_partition_receives_its_windows_and_the_regions_of_its_cuts(monkeyp
     assert len(inner) == 8 and not inner[:, C.SETTLED].any()  # short runs: the partitions settle every cut
     assert np.sum(received, axis=0).tolist() == [len(a) + (inner[:, C.A1] - inner[:, C.A0]).sum(),
                                                  len(b) + (inner[:, C.B1] - inner[:, C.B0]).sum()]
+
+
+def test_chunks_held_where_a_partition_runs_are_not_sliced_apart(client, rng):
+    """A partition's task takes whole the chunks held by the worker that holds most of its
+    windows (it runs there and slices them itself), and slice tasks of chunks elsewhere, so
+    that only pieces move: with all chunks on one worker the graph has no slice task. The
+    results are the single call's either way."""
+    workers = sorted(client.scheduler_info()["workers"])
+    a, b = ref.SHAPES["interleaved"](rng, "int64", 3000)
+    for where_b in workers:
+        A = client.persist(da.from_array(a, chunks=1000, name=False), workers=[workers[0]], allow_other_workers=False)
+        B = client.persist(da.from_array(b, chunks=700, name=False), workers=[where_b], allow_other_workers=False)
+        distributed.wait([A, B])
+        results = [cd.merge(A, B, npartitions=4), cd.set_union(A, B, npartitions=4)]
+        if where_b == workers[0]:
+            for result in results:
+                keys = [key for key in dict(result.dask) if isinstance(key, tuple)]
+                assert not any(str(key[0]).startswith("corank-window-") for key in keys), keys
+        merged, union = dask.compute(*results)
+        assert ref.same(merged, corank.merge(a, b)) and ref.same(union, corank.set_union(a, b)), where_b
 
 
 def test_threads_zero_is_each_workers_share(monkeypatch, rng):

@@ -17,8 +17,8 @@ the workers' GPUs for CuPy chunks).
 Each call reads a sample of the chunks' keys at once (one small compute; more only where runs
 of equal keys hide a cut from the samples: docs/design.md, "corank.dask") and returns a Dask
 array whose partitions, computed when you compute it, each find their exact cuts in the
-elements around them and make one corank call. Needs dask[array] (pip install corank[dask]); any scheduler runs it:
-distributed, dask-cuda's for GPU workers, or Dask's local threads.
+elements around them and make one corank call. Needs dask[array] (pip install corank[dask]);
+any scheduler runs it: distributed, dask-cuda's for GPU workers, or Dask's local threads.
 """
 
 try:

@@ -32,10 +32,10 @@ class Call:
         self.function, self.module, self.dtypes, self.kwargs = function, module, dtypes, kwargs
         self.sizes = sizes  # m, n
 
-    def __call__(self, cuts, a, b, values_a, values_b):
+    def __call__(self, cuts, bounds, a, b, values_a, values_b):
         xp = importlib.import_module(self.module)
-        a, b, values_a, values_b = (_join(xp, pieces, dtype) for pieces, dtype in
-                                    zip((a, b, values_a, values_b), self.dtypes))
+        a, b, values_a, values_b = (_join(xp, pieces, within, dtype) for pieces, within, dtype in
+                                    zip((a, b, values_a, values_b), bounds.of, self.dtypes))
         (i0, j0), (i1, j1), (wa, wb) = self.splits(cuts, a, b)
         i1, j1 = max(i0, i1), max(j0, j1)  # unsorted input: still ranges
         a, b = a[i0 - wa:i1 - wa], b[j0 - wb:j1 - wb]
@@ -101,13 +101,23 @@ def worker_threads():
     return max(1, hardware // max(1, tasks))
 
 
-def _join(xp, pieces, dtype):
+def _join(xp, pieces, within, dtype):
+    """A window from its pieces, piece[lo:hi] for each [lo, hi) in within."""
     if dtype is None:
         return None
     if not pieces:
         return xp.empty(0, dtype=dtype)
+    pieces = [piece[lo:hi] for piece, (lo, hi) in zip(pieces, within.tolist())]
     # One piece is passed as it is (a view of a chunk, copied by corank only if strided).
     return pieces[0] if len(pieces) == 1 else xp.concatenate(pieces)
+
+
+class Bounds:
+    """Per input of a partition's task, each piece's [lo, hi) (int64 rows): the part of a whole
+    chunk that its window takes, or all of a piece sliced already."""
+
+    def __init__(self, of):
+        self.of = of
 
 
 def partitions(function, inputs, cuts, kwargs):
@@ -121,13 +131,27 @@ def partitions(function, inputs, cuts, kwargs):
     call = Call(function, inputs[0].kind, dtypes, kwargs, (inputs[0].size, inputs[1].size))
     tasks, keys = {}, []
     for p in range(len(cuts.table) - 1):
-        windows = cuts.windows(p) * 2
-        args = [[] if x is None else window_pieces(x, s, e, pieces_layer, tasks)
-                for x, (s, e) in zip(inputs, windows)]
+        windows = list(zip(inputs, cuts.windows(p) * 2))
+        worker = _most(windows)
+        pieces = [([], np.zeros((0, 2), np.int64)) if x is None else
+                  window_pieces(x, s, e, pieces_layer, tasks, lambda w: w == worker) for x, (s, e) in windows]
         keys.append((layer, p))
-        tasks[keys[-1]] = (call, cuts.table[p:p + 2], *args)
+        tasks[keys[-1]] = (call, cuts.table[p:p + 2], Bounds([b for _, b in pieces]), *[k for k, _ in pieces])
     graph = HighLevelGraph.from_collections(layer, tasks, dependencies=[x.array for x in arrays])
     return layer, graph, keys
+
+
+def _most(windows):
+    """The worker that holds the most elements of the windows [(Input, (start, end))] (None:
+    no distributed worker holds them, as under Dask's local schedulers)."""
+    held = {}
+    for x, (start, end) in windows:
+        if x is None:
+            continue
+        begin, stop = np.maximum(x.offsets[:-1], start), np.minimum(x.offsets[1:], end)
+        for block in np.flatnonzero(stop > begin):
+            held[x.workers[block]] = held.get(x.workers[block], 0) + int(stop[block] - begin[block])
+    return max(held, key=held.get) if held else None
 
 
 def arrays(layer, graph, keys, outputs, chunks):
