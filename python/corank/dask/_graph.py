@@ -3,9 +3,11 @@ a[i_p:i_p+1] and b[j_p:j_p+1] (the values' windows are the keys'). Its task rece
 windows widened to the regions around its two cuts (_co_rank.regions: at most LOCAL elements a
 side, where the samples leave a cut's split open) and settles the splits there itself
 (_co_rank.settle), so the graph follows from the samples alone, with no round trip for the
-search. A window is its chunks' pieces, sliced by tasks that run where the chunks are, then
-joined by the partition's task: every input element moves once, to the partition that reads
-it, but for the regions, which move to the partitions on both sides of their cut."""
+search. A window is its chunks' pieces: whole chunks held by the worker that holds most of the
+partition's windows (the task runs there and slices them), and pieces of the others, sliced by
+tasks that run where those chunks are, then joined by the partition's task: every input
+element moves at most once, to the partition that reads it, but for the regions, which move to
+the partitions on both sides of their cut."""
 
 import importlib
 import os
