@@ -138,9 +138,11 @@ index_t run_on_gpu(const operands& given, cudaStream_t stream) {
   // Searches write positions or flags, the join positions: not keys.
   const bool writes_keys = writes && !is_search(o.op) && o.op != operation::join;
 
-  // Narrow keys: widened in, narrowed out.
+  // Narrow keys: widened in, narrowed out (not for the join's pairs from its kept counts,
+  // which read no key).
   const std::size_t key_bytes = dtype_size(o.key_type);
-  const bool narrow_keys = key_bytes < 4;
+  const bool reads_keys = !(o.op == operation::join && !o.count_only && o.join_offsets != nullptr);
+  const bool narrow_keys = key_bytes < 4 && reads_keys;
   if (narrow_keys) {
     const bool sign = is_signed(o.key_type);
     o.a = widen(temp, o.a, o.size_a, key_bytes, sign, stream);
