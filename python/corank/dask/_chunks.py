@@ -8,6 +8,7 @@ import operator
 
 import numpy as np
 from dask.base import compute, get_scheduler, tokenize
+from dask.core import iskey
 from dask.delayed import Delayed
 from dask.highlevelgraph import HighLevelGraph
 
@@ -167,10 +168,7 @@ def _source(graph, key):
         value = graph.get(key)
         if type(value).__name__ == "Alias":
             value = value.target
-        try:
-            if value == key or value not in graph:
-                return key
-        except TypeError:  # a task, not a key
+        if not iskey(value) or value == key or value not in graph:  # a task or data, not an alias
             return key
         key = value
     return key
