@@ -8,6 +8,7 @@ import operator
 
 import numpy as np
 from dask.base import compute, get_scheduler, tokenize
+from dask.core import iskey
 from dask.delayed import Delayed
 from dask.highlevelgraph import HighLevelGraph
 
@@ -153,10 +154,24 @@ def _locate(inputs):
         for x in inputs:
             x.workers = [LOCAL] * x.array.numblocks[0]
         return
-    keys = [(x.array.name, block) for x in inputs for block in range(x.array.numblocks[0])]
-    held = client.sync(client.scheduler.who_has, keys=keys)
-    for x in inputs:
-        x.workers = [min(held.get((x.array.name, block)) or (None,), key=str) for block in range(x.array.numblocks[0])]
+    sources = [[_source(x.array.__dask_graph__(), (x.array.name, block)) for block in range(x.array.numblocks[0])]
+               for x in inputs]
+    held = client.sync(client.scheduler.who_has, keys=[key for keys in sources for key in keys])
+    for x, keys in zip(inputs, sources):
+        x.workers = [min(held.get(key) or (None,), key=str) for key in keys]
+
+
+def _source(graph, key):
+    """The key whose result is a block's chunk: its own, or the one it aliases (as the blocks
+    of da.concatenate do)."""
+    for _ in range(64):
+        value = graph.get(key)
+        if type(value).__name__ == "Alias":
+            value = value.target
+        if not iskey(value) or value == key or value not in graph:  # a task or data, not an alias
+            return key
+        key = value
+    return key
 
 
 LOCAL = "local"  # a chunk in this process (Dask's local schedulers)
