@@ -14,13 +14,17 @@ worker processes of Dask's own, each shown only its GPU through CUDA_VISIBLE_DEV
 chunks; the one call is corank on this process's GPU 0, where the inputs fit.
 
 Each row, medians of --repeat:
-  search      the corank.dask call: the distributed co-rank (sampled keys, rounds of probes,
-              counts; `rounds` counts the rounds after the samples) and the graph
-  partitions  persisting the result and waiting for it: the windows move and each partition's
-              call runs; the result stays on the workers
-  total       search + partitions, its ratio to the one call, and the search's share of it
-Above the table, Dask's floor for each step of the search: a compute of one trivial task per
-chunk of both inputs (len), median of --repeat; a search costs about (1 + rounds) of it.
+  search      the corank.dask call: one compute of the chunks' samples, the cuts narrowed by
+              them, rounds of probes only for cuts they leave wide (`rounds`: the computes
+              after the samples, 0 unless runs of equal keys hide the cuts), and the graph
+  tasks       the result's tasks (the partitions' calls and the pieces of chunks they slice)
+              per input chunk; the search's compute is one task per chunk
+  partitions  persisting the result and waiting for it: the windows move, each partition's
+              task settles its two cuts and its call runs; the result stays on the workers
+  total       search + partitions, its ratio to the one call, to Dask's floor, and the
+              search's share of it
+Above the table, Dask's floor: a compute of one trivial task per chunk of both inputs (len),
+median of --repeat; a call costs at least two of it (the samples, the partitions).
 Checked once per operation, untimed: the result, fetched one partition at a time (so that 2^30
 keys a side fit beside the one call's on GPU 0), equals the one call's (exit status 1 where it
 does not). The one call's inputs are made in this process by the same function as the chunks.
@@ -103,8 +107,8 @@ def main():
         blocks = list(A.to_delayed()) + list(B.to_delayed())
         floor = _median(args.repeat, lambda: None, lambda: dask.compute(*[dask.delayed(len)(x) for x in blocks]))
         print(f"Dask's floor: a compute of one task per chunk ({len(blocks)} tasks): {floor * 1e3:.1f} ms")
-        print(f"{'operation':26s} {'one call ms':>11s} {'search ms':>10s} {'rounds':>6s} {'partitions ms':>13s} "
-              f"{'total ms':>9s} {'x one call':>10s} {'search %':>8s}  check")
+        print(f"{'operation':26s} {'one call ms':>11s} {'search ms':>10s} {'rounds':>6s} {'tasks/chunk':>11s} "
+              f"{'partitions ms':>13s} {'total ms':>9s} {'x one call':>10s} {'x floor':>7s} {'search %':>8s}  check")
         for op in ops:
             single = getattr(corank, op)
             one = _median(args.repeat, sync, lambda: single(a, b))
@@ -121,6 +125,7 @@ def main():
                 t0 = time.perf_counter()
                 result = function(A, B, npartitions=args.npartitions, threads=args.threads)
                 t1 = time.perf_counter()
+                tasks = sum(len(layer) for name, layer in result.dask.layers.items() if name.startswith("corank-"))
                 result = result.persist()
                 distributed.wait(result)
                 t2 = time.perf_counter()
@@ -132,11 +137,13 @@ def main():
             total = search + run
             row = {"operation": op, "log2": args.log2, "chunks": args.chunks, "workers": where,
                    "gpus": args.gpus, "one_call_ms": one * 1e3, "search_ms": search * 1e3,
-                   "rounds": rounds, "floor_ms": floor * 1e3, "partitions_ms": run * 1e3, "total_ms": total * 1e3,
-                   "ratio_to_one_call": total / one, "search_share": search / total, "check": same}
+                   "rounds": rounds, "tasks": tasks, "tasks_per_chunk": tasks / len(blocks), "floor_ms": floor * 1e3,
+                   "partitions_ms": run * 1e3, "total_ms": total * 1e3, "ratio_to_one_call": total / one,
+                   "ratio_to_floor": total / floor, "search_share": search / total, "check": same}
             rows.append(row)
-            print(f"{op:26s} {one * 1e3:11.1f} {search * 1e3:10.1f} {rounds:6d} {run * 1e3:13.1f} "
-                  f"{total * 1e3:9.1f} {total / one:10.2f} {100 * search / total:7.1f}%  "
+            print(f"{op:26s} {one * 1e3:11.1f} {search * 1e3:10.1f} {rounds:6d} {tasks / len(blocks):11.2f} "
+                  f"{run * 1e3:13.1f} {total * 1e3:9.1f} {total / one:10.2f} {total / floor:7.2f} "
+                  f"{100 * search / total:7.1f}%  "
                   f"{'OK' if same else 'FAIL: differs from the one call'}")
     if args.json:
         with open(args.json, "w") as f:

@@ -55,18 +55,18 @@ namespace device {
 // The two-phase protocol, every runner:
 // - temp_storage == nullptr: a query. Writes the bytes a run needs to temp_storage_bytes and
 //   launches nothing; pointers are not looked at.
-// - Otherwise a run: temp_storage is device memory of temp_storage_bytes bytes, aligned to 8
-//   bytes (cudaMalloc's is), of any contents, in use until the kernels end. count_out points
-//   to one index_t of device memory, written by the kernels (0 for empty inputs). The kernels
-//   are enqueued on `stream` and the call returns.
-// Errors, returned (never thrown): cudaErrorInvalidValue, with nothing launched or written,
-// for negative sizes or sizes whose sum (or tile count, as an int) does not fit, in the query
-// as in the run; in the run also for temp_storage_bytes below what the query returns for the
-// same arguments, a null count_out, and a null pointer with a nonzero size. Then the CUDA
-// calls' errors: cudaErrorInvalidConfiguration where the kernel does not fit the device (its
-// tile's shared memory), and the launches' as cudaPeekAtLastError reports them (so also an
-// error that earlier work left unread). Errors of the kernels' execution surface later on
-// `stream`.
+// - Otherwise a run: temp_storage is device memory of temp_storage_bytes bytes, aligned to 256
+//   bytes (as cudaMalloc's and the stream-ordered pools' are; memory.hpp), of any contents, in
+//   use until the kernels end. count_out points to one index_t of device memory, written by the
+//   kernels (0 for empty inputs). The kernels are enqueued on `stream` and the call returns.
+// Errors, returned (never thrown): cudaErrorInvalidValue, with nothing launched or written, for
+// negative sizes or sizes whose sum (or tile count, as an int) does not fit, in the query as in
+// the run; in the run also for temp_storage_bytes below what the query returns for the same
+// arguments, temp_storage not aligned to 256 bytes, a null count_out, and a null pointer with a
+// nonzero size. Then the CUDA calls' errors: cudaErrorInvalidConfiguration where the kernel does
+// not fit the device (its tile's shared memory), and the launches' as cudaPeekAtLastError reports
+// them (so also an error that earlier work left unread). Errors of the kernels' execution surface
+// later on `stream`.
 // Never synchronizes, never allocates; capturable in a CUDA graph, whose replays run on what
 // the same buffers then hold.
 

@@ -1,7 +1,9 @@
 #pragma once
-// Tuning as plain data: one table of tile shapes per GPU architecture, one selector, and one
-// override for tuning runs. The kernels and the dispatcher read tiles only through
-// tile_policy_for; nothing else in the library holds a tuned number.
+// Tuning as plain data: one table of tile shapes per GPU architecture (the two-input kernels',
+// the block sort's and the k-way merge's), the split searches' and the k-way passes'
+// constants, one selector, and one override for tuning runs. The kernels and the dispatchers
+// read tiles only through tile_policy_for; nothing else in the library holds a tuned tile or
+// pass constant (the automatic strategy's size thresholds are strategy.hpp's).
 //
 // Where a new row goes: a function like sm90_tiles for the architecture, a case in
 // architecture_tiles, and its limits in architecture_limits_for (docs/design.md, "Tuning").
@@ -19,6 +21,8 @@ enum class tile_kind : unsigned char {
   streaming_merge,    // strategy::tiled and ::circular
   partitioned_merge,  // merges on the tile agent (strategy::partitioned)
   balanced_path,      // the set operations, and every op of data-dependent output size
+  block_sort,         // the sort's first stage: a block sorts a tile into a run
+  multiway_merge,     // the k-way merge's tiles (merge_runs, the sort's passes)
 };
 
 // A block's threads, each thread's items, and the registers a thread may use (which sets the
@@ -34,6 +38,15 @@ struct tile_shape {
 struct split_tuning {
   index_t warp_split_tiles;  // a warp's 33-way search per boundary up to this many tiles, a thread's beyond
   index_t search_grid;       // a thread's search first narrows on a grid of this many positions
+};
+
+// The k-way merge's passes: runs merged by one tile at most (a group), how far apart its
+// samples lie, in bytes of keys (a few sectors: gathering them reads a fraction of the
+// sectors), and the elements a warp stages at a time (a piece of one run's window).
+struct multiway_tuning {
+  int max_group;
+  int sample_spacing_bytes;
+  int staging_piece;
 };
 
 // What an architecture gives a block: the shared memory a block may opt in to, what an SM
@@ -70,6 +83,13 @@ constexpr tile_shape sm90_tiles(tile_kind kind, int key_size, int value_size) {
       // At most 29 items (a thread walks up to items + 2 steps, tracked in 64-bit masks);
       // elements of 8 bytes take 27, the most with which 4 blocks still fit an SM.
       return {128, key_size + value_size == 8 ? 27 : std::min(streaming_items, 29), registers};
+    case tile_kind::block_sort:
+    case tile_kind::multiway_merge: {
+      // By the bytes an element moves; odd, so that the threads' serial walks (thread t at
+      // t * items) fall in distinct banks. No register cap.
+      const int element_bytes = key_size + value_size;
+      return {256, element_bytes <= 4 ? 15 : element_bytes <= 8 ? 7 : element_bytes <= 24 ? 5 : 3, 0};
+    }
   }
   return {128, 1, 0};
 }
@@ -83,6 +103,7 @@ constexpr tile_shape sm100_tiles(tile_kind kind, int key_size, int value_size) {
 }
 
 inline constexpr split_tuning sm90_splits{3072, 4096};
+inline constexpr multiway_tuning sm90_multiway{64, 128, 64};
 
 // An architecture's shared-memory limits (architecture as 10 * major + minor): sm_80's below
 // 90, sm_90's from 90.
@@ -147,6 +168,11 @@ constexpr split_tuning tuned_splits() {
 inline constexpr index_t warp_split_tiles = tuned_splits().warp_split_tiles;
 inline constexpr index_t split_search_grid = tuned_splits().search_grid;
 
+// The k-way merge's constants: sm90_multiway on every architecture.
+inline constexpr int multiway_max_group = sm90_multiway.max_group;
+inline constexpr int multiway_sample_spacing_bytes = sm90_multiway.sample_spacing_bytes;
+inline constexpr int multiway_staging_piece = sm90_multiway.staging_piece;
+
 // A row as the constants the kernels are compiled with.
 template <tile_kind Kind, int KeySize, int ValueSize>
 struct tile_policy {
@@ -178,5 +204,9 @@ template <class Key>
 using set_keys_policy = tile_policy_for<tile_kind::balanced_path, Key>;
 template <class Key, class Value>
 using set_pairs_policy = tile_policy_for<tile_kind::balanced_path, Key, Value>;
+template <class Key, class Value = void>
+using block_sort_policy = tile_policy_for<tile_kind::block_sort, Key, Value>;
+template <class Key, class Value = void>
+using multiway_merge_policy = tile_policy_for<tile_kind::multiway_merge, Key, Value>;
 
 }  // namespace corank

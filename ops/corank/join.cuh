@@ -12,7 +12,7 @@
 //                             stream = nullptr, kind = default_strategy)
 //   std::pair<LeftOut, RightOut> sorted_join(left_first, left_last, right_first, right_last,
 //       left_out, right_out, comp = {}, stream = nullptr, kind = default_strategy)
-//     writes the sorted_join_count pairs (which it computes again) and returns the outputs' ends.
+//     writes the sorted_join_count pairs (which it counts again, once) and returns the outputs' ends.
 // corank::device:: (two-phase; the protocol of operation.cuh):
 //   cudaError_t sorted_join_count(temp_storage, temp_storage_bytes, left, m, right, n,
 //                                 count_out, comp = {}, stream = nullptr, kind = default_strategy)
@@ -22,6 +22,19 @@
 //                           kind = default_strategy)
 //     writes `pairs` outputs, what sorted_join_count gave for these inputs (the temporary
 //     storage depends on it), and *count_out as sorted_join_count does.
+//   The same two halves, for a caller that sizes the outputs by the count in between (the
+//   Python package, the command) without computing the bounds twice:
+//   cudaError_t sorted_join_offsets(temp_storage, temp_storage_bytes, left, m, right, n,
+//                                   lower_out, offsets_out, count_out, comp = {}, stream = nullptr,
+//                                   kind = default_strategy)
+//     lower_out (m index_t): each left element's lower bound in the right column; offsets_out
+//     (m + 1 index_t): the exclusive prefix sums of the match counts, the last the number of
+//     pairs; *count_out as sorted_join_count's.
+//   cudaError_t sorted_join_expand(temp_storage, temp_storage_bytes, lower, offsets, m, pairs,
+//                                  left_out, right_out, count_out, stream = nullptr,
+//                                  kind = default_strategy)
+//     the pairs from them (pairs = offsets[m]); count_out may be null, else it receives pairs.
+//     The convenience sorted_join runs these two, keeping the bounds in between.
 //
 // - How (detail/join_expansion.hpp): each left element's lower and upper bound in the right
 //   column (two passes of search.cuh's sorted search), an exclusive prefix sum of their
@@ -65,6 +78,17 @@ template <class Left, class Right, class LeftOut, class RightOut, class Compare 
 cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Left left, index_t m, Right right,
                         index_t n, index_t pairs, LeftOut left_out, RightOut right_out, index_t* count_out,
                         Compare comp = {}, cudaStream_t stream = nullptr, strategy kind = default_strategy);
+
+
+template <class Left, class Right, class Compare = corank::less>
+cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_bytes, Left left, index_t m, Right right,
+                                index_t n, index_t* lower_out, index_t* offsets_out, index_t* count_out,
+                                Compare comp = {}, cudaStream_t stream = nullptr, strategy kind = default_strategy);
+
+template <class LeftOut, class RightOut>
+cudaError_t sorted_join_expand(void* temp_storage, std::size_t& temp_storage_bytes, const index_t* lower,
+                               const index_t* offsets, index_t m, index_t pairs, LeftOut left_out, RightOut right_out,
+                               index_t* count_out, cudaStream_t stream = nullptr, strategy kind = default_strategy);
 
 }  // namespace device
 

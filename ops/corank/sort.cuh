@@ -45,10 +45,11 @@ namespace device {
 
 // The two-phase protocol, every form: temp_storage == nullptr is a query that writes the
 // bytes a run needs and looks at nothing else; a run uses temp_storage_bytes of
-// temp_storage (device memory aligned to 256 bytes, as cudaMalloc's is), enqueues its kernels
-// on `stream` and returns. Errors, returned: cudaErrorInvalidValue, nothing launched, for a
-// negative n (query and run), and in the run for temp_storage_bytes below the query's or a
-// null pointer with n > 0; cudaErrorInvalidConfiguration where a tile does not fit the
+// temp_storage (device memory aligned to 256 bytes, as cudaMalloc's and the stream-ordered
+// pools' are; memory.hpp), enqueues its kernels on `stream` and returns. Errors, returned:
+// cudaErrorInvalidValue, nothing launched, for a negative n (query and run), and in the run
+// for temp_storage_bytes below the query's, temp_storage not aligned to 256 bytes, or a null
+// pointer with n > 0; cudaErrorInvalidConfiguration where a tile does not fit the
 // device's shared memory; then the launches' errors. n == 0: nothing launched.
 
 template <class Keys, class Compare = corank::less>

@@ -55,8 +55,9 @@ def join(left, right, *, assume_sorted=False, check_sorted=True, stream=None, th
 
     How: each left key's lower and upper bound in right (corank's sorted search, one pass
     each), their prefix sums, and one more sorted search that gives each output its left key,
-    in equal pieces however the pairs fall on the keys; the count first, then the pairs
-    (their outputs sized by it). Left, outer and anti joins are not built yet.
+    in equal pieces however the pairs fall on the keys; the count first (the bounds and prefix
+    sums kept), then the pairs from them (their outputs sized by the count). Left, outer and
+    anti joins are not built yet.
 """ + _COMMON + """
 
     >>> corank.join(np.array([1, 2, 2, 5]), np.array([2, 2, 5, 7]))
@@ -65,7 +66,11 @@ def join(left, right, *, assume_sorted=False, check_sorted=True, stream=None, th
     name = "corank.join"
     sa, pa, sb, pb = _columns(name, left, right, assume_sorted, check_sorted, stream)
     names = ("left", "right")
-    pairs = r.run(r.JOIN, name, sa, sb, count_only=True, stream=stream, threads=threads, copy=True, names=names)
-    li, ri = r.run(r.JOIN, name, sa, sb, pairs=pairs, stream=stream, threads=threads, copy=True, names=names)
+    pairs, counts = r.run(r.JOIN, name, sa, sb, count_only=True, keep_counts=True, stream=stream, threads=threads,
+                          copy=True, names=names)
+    # The pairs' number is known: nothing waits for the GPU to say it again.
+    li, ri, _ = r.run(r.JOIN, name, sa, sb, pairs=pairs, counts=counts, count_on_device=True, stream=stream,
+                      threads=threads, copy=True, names=names)
+    li, ri = li[:pairs], ri[:pairs]  # the outputs have room for one pair where there are none
     # Positions in the sorted columns, as positions in the given ones.
     return (li if pa is None else pa[li]), (ri if pb is None else pb[ri])

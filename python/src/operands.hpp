@@ -124,6 +124,11 @@ struct operands {
   strategy kind = strategy::automatic;
   bool check_sorted = false;  // throws corank::unsorted_input for an unsorted input
   index_t pairs = 0;          // the join: how many pairs its outputs hold
+  // The join's kept counts (join.cuh's sorted_join_offsets), or null: its count fills them
+  // (size_a lower bounds, size_a + 1 offsets), and its pairs expand from them without
+  // computing the bounds again.
+  index_t* join_lower = nullptr;
+  index_t* join_offsets = nullptr;
 
   bool paired() const { return b_values_out != nullptr; }
 };

@@ -134,6 +134,53 @@ def test_distributed_co_rank_matches_the_single_array_splits(rng, dtype, distinc
             assert memory.rounds <= np.ceil(np.log(longest + 1) / np.log(samples + 1)) + 2, where
 
 
+@pytest.mark.parametrize("dtype", ["int64", "float64", "uint8"])
+@pytest.mark.parametrize("distinct", [1, 3, 40, 10**6])
+def test_cuts_settle_from_their_regions_alone(rng, dtype, distinct):
+    """What a partition does with its cuts: the range the samples leave each diagonal and the
+    regions around it (_co_rank.regions) hold the merge path's split, and settle() finds the
+    split of either path from the regions' elements alone, the single-array split at every
+    diagonal, for samples from every element to the chunks' ends alone."""
+    for trial in range(12):
+        m, n = (int(x) for x in rng.integers(0, 300, 2))
+        a, b = sorted_keys(rng, dtype, m, distinct), sorted_keys(rng, dtype, n, distinct)
+        sizes_a, sizes_b = chunking(rng, m), chunking(rng, n)
+        gap, sampled = int(rng.choice([1, 3, 7, 50])), int(rng.choice([2, 5, 1000]))
+        sides = [sampled_side(s, sampled, x.__getitem__, x.dtype, gap) for x, s in ((a, sizes_a), (b, sizes_b))]
+        k = np.arange(m + n + 1)
+        merge_i = ref.merge_path_splits(a, b)
+        where = f"trial {trial}: m={m} n={n} chunks {sizes_a} {sizes_b} gap={gap} sampled={sampled}"
+        for balanced in (False, True):
+            lo, hi, a0, a1, b0, b1 = _co_rank.regions(k, *sides, balanced)
+            assert np.all((lo <= merge_i) & (merge_i <= hi)), where
+            assert np.all((0 <= a0) & (a0 <= lo) & (hi <= a1) & (a1 <= m)), where
+            assert np.all((0 <= b0) & (b0 <= k - hi) & (k - lo <= b1) & (b1 <= n)), where
+            got = [_co_rank.settle(*(int(x[d]) for x in (k, lo, hi, a0, b0)), a[a0[d]:a1[d]], b[b0[d]:b1[d]], m, n,
+                                   balanced) for d in k]
+            if balanced:
+                expected = [ref.balanced_path_split(d, merge_i[d], a, b) for d in k]
+            else:
+                expected = [(merge_i[d], d - merge_i[d]) for d in k]
+            assert got == [tuple(int(x) for x in e) for e in expected], f"balanced={balanced}, {where}"
+
+
+def test_regions_are_about_a_gap_where_runs_are_short():
+    """2^30 keys a side in 16 chunks each, sampled as corank.dask samples them, cut 64 ways:
+    every cut's regions hold at most LOCAL elements a side, so the partitions settle them
+    without a round; and runs longer than that leave a cut wide (it takes the rounds)."""
+    m = n = 1 << 30
+    for f, g in ((lambda p: 2 * p, lambda q: 2 * q + 1), (lambda p: p, lambda q: (1 << 29) + 3 * q),
+                 (lambda p: p // 1000, lambda q: q // 777)):
+        sides = Formula(m, n, 16, f, g).sides
+        k = np.arange(65, dtype=np.int64) * (m + n) // 64
+        for balanced in (False, True):
+            lo, hi, a0, a1, b0, b1 = _co_rank.regions(k, *sides, balanced)
+            assert max((a1 - a0).max(), (b1 - b0).max()) <= _co_rank.LOCAL, balanced
+    sides = Formula(m, n, 16, lambda p: p >> 20, lambda q: q >> 20).sides  # runs of 2^20 equal keys
+    lo, hi, a0, a1, b0, b1 = _co_rank.regions(k, *sides, True)
+    assert (b1 - b0).max() > _co_rank.LOCAL
+
+
 @pytest.mark.parametrize("distinct", [10**6, 3])
 def test_the_balanced_path_counts_runs_only_where_the_settling_read_does_not_hold_them(rng, distinct):
     """The settling round reads SAMPLES elements beyond each cut's range on both sides, where
@@ -346,6 +393,38 @@ def test_chunk_boundaries_inside_runs_and_a_partition_per_element(client, rng):
     assert np.array_equal(np.stack([i, j], 1), expected)
 
 
+@pytest.mark.parametrize("local", [0, 40])
+def test_cuts_with_wide_regions_take_the_rounds(client, monkeypatch, rng, local):
+    """Cuts whose regions hold more than LOCAL elements a side are settled by the search's
+    rounds before the graph exists (every inner cut with LOCAL 0, some with 40), and the
+    results are the same."""
+    monkeypatch.setattr(_co_rank, "LOCAL", local)
+    rounds = []
+    reader = cd._chunks.Reader.__init__
+
+    def recorded(self, *args):
+        reader(self, *args)
+        rounds.append(self)
+
+    monkeypatch.setattr(cd._chunks.Reader, "__init__", recorded)
+    for shape in ("long_runs", "interleaved", "all_equal"):
+        a, b = ref.SHAPES[shape](rng, "int64", 1500)
+        va, vb = ref.values_for(rng, "int32", len(a)), ref.values_for(rng, "int32", len(b))
+        A, B = dask_of(client, a, chunking(rng, len(a), "many")), dask_of(client, b, chunking(rng, len(b), "many"))
+        VA, VB = dask_of(client, va, chunking(rng, len(a))), dask_of(client, vb, chunking(rng, len(b)))
+        rounds.clear()
+        results = [cd.merge(A, B, values_a=VA, values_b=VB, npartitions=13)]
+        results += [function(A, B, values_a=VA, values_b=VB, npartitions=13) for function, _, _ in OPERATIONS.values()]
+        assert any(r.rounds for r in rounds), shape
+        got = dask.compute(*results)
+        expected = [corank.merge(a, b, values_a=va, values_b=vb)]
+        expected += [single(a, b, values_a=va, values_b=vb) for _, _, single in OPERATIONS.values()]
+        for name, outputs, wanted in zip([ref.MERGE, *OPERATIONS], got, expected):
+            assert all(ref.same(x, y) for x, y in zip(outputs, wanted)), f"{name}, {shape}, LOCAL={local}"
+        for _, count, single in OPERATIONS.values():
+            assert count(A, B, npartitions=13) == len(single(a, b)), f"{shape}, LOCAL={local}"
+
+
 def test_set_results_have_unknown_or_computed_chunk_sizes(client, rng):
     a, b = ref.SHAPES["long_runs"](rng, "int64", 4000)
     A, B = dask_of(client, a, chunking(rng, len(a), "many")), dask_of(client, b, (len(b),))
@@ -377,27 +456,60 @@ def test_arrays_and_lists_unknown_chunks_and_threads(client, rng):
 
 
 @pytest.mark.filterwarnings("ignore:Running on a single-machine scheduler")
-def test_each_partition_receives_exactly_its_windows(monkeypatch, rng):
-    """Pieces are sliced from their chunks before they move: the pieces a partition's call
-    gets add up to its windows, and all partitions' to the inputs (each element moves once).
-    Run in this process (Dask's synchronous scheduler), so the call can be watched."""
+def test_each_partition_receives_its_windows_and_the_regions_of_its_cuts(monkeypatch, rng):
+    """The pieces a partition's task takes add up to its windows widened to its cuts' regions,
+    all partitions' to the inputs and the inner cuts' regions (each element is read once, a
+    region's twice), and each call gets exactly its windows. Run in this process (Dask's
+    synchronous scheduler), so the calls can be watched."""
     a, b = ref.SHAPES["long_runs"](rng, "int64", 3000)
     A, B = da.from_array(a, chunks=((500, 700, 0, 1300, 500),)), da.from_array(b, chunks=((1503, 1500),))
-    received = []
-    call = cd._graph.Call.__call__
+    received, regions, called = [], [], []
+    task, union = cd._graph.Call.__call__, corank.set_union
+    C = cd._graph.Cuts
 
-    def watched(self, *windows):
-        received.append([sum(len(piece) for piece in pieces) for pieces in windows[:2]])
-        return call(self, *windows)
+    def watched(self, cuts, bounds, *windows):
+        received.append([int((within[:, 1] - within[:, 0]).sum()) for within in bounds.of[:2]])
+        regions.append(cuts)
+        return task(self, cuts, bounds, *windows)
+
+    def watched_union(x, y, **kwargs):
+        called.append([len(x), len(y)])
+        return union(x, y, **kwargs)
 
     monkeypatch.setattr(cd._graph.Call, "__call__", watched)
+    monkeypatch.setattr(corank, "set_union", watched_union)
     with dask.config.set(scheduler="synchronous"):
         got = cd.set_union(A, B, npartitions=9).compute()
         i, j = cd.path_splits(A, B, np.arange(10) * (len(a) + len(b)) // 9, balanced=True)
-    assert ref.same(got, corank.set_union(a, b))
+    assert ref.same(got, union(a, b))
     windows = [[int(i[p + 1] - i[p]), int(j[p + 1] - j[p])] for p in range(9)]
-    assert sorted(received) == sorted(windows)  # the partitions in any order
-    assert np.sum(received, axis=0).tolist() == [len(a), len(b)]
+    assert sorted(called) == sorted(windows)  # the partitions in any order
+    for got_sizes, cuts in zip(received, regions):
+        assert got_sizes == [cuts[:, C.A1].max() - cuts[:, C.A0].min(), cuts[:, C.B1].max() - cuts[:, C.B0].min()]
+    inner = np.unique(np.concatenate(regions), axis=0)[1:-1]  # the cuts but the first and the last
+    assert len(inner) == 8 and not inner[:, C.SETTLED].any()  # short runs: the partitions settle every cut
+    assert np.sum(received, axis=0).tolist() == [len(a) + (inner[:, C.A1] - inner[:, C.A0]).sum(),
+                                                 len(b) + (inner[:, C.B1] - inner[:, C.B0]).sum()]
+
+
+def test_chunks_held_where_a_partition_runs_are_not_sliced_apart(client, rng):
+    """A partition's task takes whole the chunks held by the worker that holds most of its
+    windows (it runs there and slices them itself), and slice tasks of chunks elsewhere, so
+    that only pieces move: with all chunks on one worker the graph has no slice task. The
+    results are the single call's either way."""
+    workers = sorted(client.scheduler_info()["workers"])
+    a, b = ref.SHAPES["interleaved"](rng, "int64", 3000)
+    for where_b in workers:
+        A = client.persist(da.from_array(a, chunks=1000, name=False), workers=[workers[0]], allow_other_workers=False)
+        B = client.persist(da.from_array(b, chunks=700, name=False), workers=[where_b], allow_other_workers=False)
+        distributed.wait([A, B])
+        results = [cd.merge(A, B, npartitions=4), cd.set_union(A, B, npartitions=4)]
+        if where_b == workers[0]:
+            for result in results:
+                keys = [key for key in dict(result.dask) if isinstance(key, tuple)]
+                assert not any(str(key[0]).startswith("corank-window-") for key in keys), keys
+        merged, union = dask.compute(*results)
+        assert ref.same(merged, corank.merge(a, b)) and ref.same(union, corank.set_union(a, b)), where_b
 
 
 def test_threads_zero_is_each_workers_share(monkeypatch, rng):

@@ -67,3 +67,23 @@ def test_errors_are_one_sentence():
         corank.join([1, 2], [3, 1], assume_sorted=True)
     with pytest.raises(TypeError, match=re.escape("corank.join_count: `left` has dtype <U1")):
         corank.join_count(np.array(["a"]), [1])
+
+
+def test_the_count_keeps_the_bounds_the_pairs_are_expanded_from(rng):
+    # The join's two calls (_join.py): the count leaves each left key's lower bound and the
+    # prefix sums of the match counts, and the pairs come from them, not from the keys again.
+    from corank import _run as r
+    left = np.sort(rng.integers(0, 40, 3000))
+    right = np.sort(rng.integers(0, 40, 2000))
+    lower_expected = np.searchsorted(right, left, side="left")
+    counts_expected = np.searchsorted(right, left, side="right") - lower_expected
+    pairs, (lower, offsets) = r.run(r.JOIN, "corank.join", left, right, count_only=True, keep_counts=True)
+    assert pairs == counts_expected.sum()
+    assert np.array_equal(lower, lower_expected)
+    assert np.array_equal(offsets, np.concatenate(([0], np.cumsum(counts_expected))))
+    # The pairs are taken from the kept counts: altered counts give altered pairs.
+    shifted = lower + 1
+    li, ri = r.run(r.JOIN, "corank.join", left, right, pairs=pairs, counts=(shifted, offsets))
+    expected = brute_force_join(left, right)
+    assert np.array_equal(li, expected[0])
+    assert np.array_equal(ri, expected[1] + 1)

@@ -1,10 +1,16 @@
 """NumPy's own tests of union1d, intersect1d, setdiff1d, setxor1d and isin (numpy/lib/tests/
 test_arraysetops.py, which NumPy's wheels ship) run with corank's functions in place of
-NumPy's, on NumPy arrays (CPU threads); parametrized tests with each of their parameters.
+NumPy's; parametrized tests with each of their parameters. Each test runs twice:
+  numpy  on the NumPy arrays the test gives (CPU threads);
+  cupy   with the inputs moved to the GPU (cupy.asarray of each array argument, array-likes
+         included) and the results moved back (cupy.asnumpy), so the test's own assertions
+         judge the GPU's answers; skipped, with the reason, without CuPy or a GPU. Inputs of a
+         dtype CuPy cannot hold (strings, objects, structured, timedelta) stay NumPy arrays:
+         corank refuses them there as on NumPy.
 
-Not covered: NumPy's tests of unique and ediff1d (not corank's; in1d is gone from NumPy 2.4),
-and the same tests on CuPy arrays (test_gpu.py's machines only). Expected to raise TypeError
-instead: the tests of dtypes corank refuses, listed in REFUSED; expected to differ: DIFFERENT."""
+Not covered: NumPy's tests of unique and ediff1d (not corank's; in1d is gone from NumPy 2.4).
+Expected to raise TypeError instead: the tests of dtypes corank refuses, listed in REFUSED;
+expected to differ: DIFFERENT."""
 
 import inspect
 import itertools
@@ -69,14 +75,52 @@ def test_the_suite_holds_the_tests_of_the_five_functions():
     assert KNOWN <= set(NAMES), sorted(KNOWN - set(NAMES))
 
 
+# The functions' array arguments, by keyword (the others are flags: assume_unique, invert, kind, ...).
+ARRAY_KEYWORDS = {"ar1", "ar2", "element", "test_elements"}
+
+
+def _on_gpu(cp, function):
+    """corank's `function` with its array arguments moved to the GPU and its results back."""
+    def call(*args, **kwargs):
+        given = [(i, x) for i, x in enumerate(args)] + [(k, x) for k, x in kwargs.items() if k in ARRAY_KEYWORDS]
+        hosted = {}
+        for where, x in given:
+            try:
+                hosted[where] = np.asarray(x)
+            except Exception:  # noqa: BLE001 - not an array-like: given as it is
+                hosted[where] = None
+        # Only where CuPy holds every input: a refused dtype is refused on the host, as on NumPy.
+        if all(h is not None and h.dtype.kind in "biuf" for h in hosted.values()):
+            args = [cp.asarray(hosted[i]) if i in hosted else x for i, x in enumerate(args)]
+            kwargs = {k: cp.asarray(hosted[k]) if k in hosted else x for k, x in kwargs.items()}
+        result = function(*args, **kwargs)
+        back = lambda r: cp.asnumpy(r) if isinstance(r, cp.ndarray) else r  # noqa: E731
+        return tuple(back(r) for r in result) if isinstance(result, tuple) else back(result)
+    return call
+
+
+@pytest.fixture(params=["numpy", "cupy"])
+def arrays(request):
+    """How the functions get their inputs: as the test gives them, or moved to the GPU."""
+    if request.param == "numpy":
+        return lambda function: function
+    cp = pytest.importorskip("cupy", reason="the CuPy form needs CuPy")
+    reason = corank.gpu_unavailable_reason()
+    if reason:
+        pytest.skip(f"the CuPy form needs a GPU: {reason}")
+    return lambda function: _on_gpu(cp, function)
+
+
 @pytest.mark.parametrize("case, test, kwargs", CASES, ids=[c[0] for c in CASES])
-def test_numpys_test_passes_with_corank(case, test, kwargs, monkeypatch):
+def test_numpys_test_passes_with_corank(case, test, kwargs, arrays, monkeypatch):
     calls = {}
 
     def ours(function):
+        run = arrays(getattr(corank, function))
+
         def counted(*args, **kwargs):
             calls[function] = calls.get(function, 0) + 1
-            return getattr(corank, function)(*args, **kwargs)
+            return run(*args, **kwargs)
         return counted
 
     # The module calls the names it imported from numpy; np.<name> is patched too, for any

@@ -214,7 +214,7 @@ void print_report_steps(std::FILE* report, const report_steps& steps, const job_
   }
   const double moved = steps.read_bytes + steps.written_bytes;
   fmt::print(report, "  {:<9} {} in {:.3f} ms, {:.2f} GB/s (inputs read + output written, {})\n", steps.operation,
-             plural(outcome.count, "key"), outcome.compute_ms,
+             plural(outcome.count, steps.unit), outcome.compute_ms,
              outcome.compute_ms > 0 ? moved / (outcome.compute_ms * 1e6) : 0.0, format_bytes(moved));
   if (outcome.download_ms >= 0) fmt::print(report, "  from GPU  {:.1f} ms\n", outcome.download_ms);
   fmt::print(report, "  write     {} in {:.1f} ms\n", format_bytes(steps.written_bytes), steps.write_ms);

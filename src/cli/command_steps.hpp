@@ -103,6 +103,8 @@ void print_exit_statuses(std::FILE* stream, const std::string& own_problems);
 // the check covered ("A and B sorted"); empty: the command has no check step.
 struct report_steps {
   const char* operation = "";
+  const char* unit = "key";  // what the operation's count counts: "key", "pair", "query"
+
   std::string checked;
   double read_bytes = 0;
   double read_ms = 0;

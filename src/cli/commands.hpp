@@ -35,4 +35,11 @@ void print_symdiff_usage(std::FILE* stream);
 int run_sort(int argc, char** argv);
 void print_sort_usage(std::FILE* stream);
 
+// corank search | join: sorted search (searchsorted, isin) and the sort-merge inner join of
+// two sorted .npy columns (search_command.cpp).
+int run_search(int argc, char** argv);
+int run_join(int argc, char** argv);
+void print_search_usage(std::FILE* stream);
+void print_join_usage(std::FILE* stream);
+
 }  // namespace corank::cli

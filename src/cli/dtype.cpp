@@ -13,6 +13,7 @@ const char* dtype_name(dtype type) {
     case dtype::int64: return "int64";
     case dtype::uint64: return "uint64";
     case dtype::float32: return "float32";
+    case dtype::bool_: return "bool";
     case dtype::float64: break;
   }
   return "float64";
@@ -29,6 +30,7 @@ const char* npy_descr(dtype type) {
     case dtype::int64: return "<i8";
     case dtype::uint64: return "<u8";
     case dtype::float32: return "<f4";
+    case dtype::bool_: return "|b1";
     case dtype::float64: break;
   }
   return "<f8";

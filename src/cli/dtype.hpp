@@ -12,7 +12,8 @@
 
 namespace corank::cli {
 
-enum class dtype : unsigned char { int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64 };
+// bool is an output's only (search --isin's flags): no input of it is read.
+enum class dtype : unsigned char { int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, bool_ };
 
 template <class T>
 struct type_tag {
@@ -41,7 +42,8 @@ template <class F>
 decltype(auto) visit_dtype(dtype type, F&& f) {
   switch (type) {
     case dtype::int8: return f(type_tag<std::int8_t>{});
-    case dtype::uint8: return f(type_tag<std::uint8_t>{});
+    case dtype::uint8:
+    case dtype::bool_: return f(type_tag<std::uint8_t>{});  // bools are bytes of 0 or 1
     case dtype::int16: return f(type_tag<std::int16_t>{});
     case dtype::uint16: return f(type_tag<std::uint16_t>{});
     case dtype::int32: return f(type_tag<std::int32_t>{});

@@ -149,6 +149,8 @@ void download_values(device_buffer values, column& to, const char* what) {
   download(bytes < 4 ? convert_values(std::move(values), to.size(), bytes, false, what) : std::move(values), to, what);
 }
 
+void download_bytes(const device_buffer& from, column& to, const char* what) { download(from, to, what); }
+
 index_t find_unsorted_on_gpu(const void* keys, index_t n, dtype type) {
   return visit_dtype(type, [&](auto tag) {
     using Key = device_key_t<typename decltype(tag)::type>;  // 4 checks compiled, not 10

@@ -51,6 +51,8 @@ device_buffer upload_values(const column& values, const char* what);
 // into `to`, which holds n elements of `type`.
 void download_keys(device_buffer keys, column& to, const char* what);
 void download_values(device_buffer values, column& to, const char* what);
+// to.bytes() bytes copied from the device as they are (positions, flags: no mapping).
+void download_bytes(const device_buffer& from, column& to, const char* what);
 
 // The first index i with keys[i] before keys[i - 1] in the key order of `type` (NaNs last),
 // or n: `keys` are n keys on the device as upload_keys left them. Synchronizes.

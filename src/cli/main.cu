@@ -1,5 +1,6 @@
 // The `corank` command: `corank <command> [options]`, one subcommand per operation.
-// demo, and the operations on .npy columns: merge, union, intersect, diff, symdiff, sort.
+// demo, and the operations on .npy columns: merge, union, intersect, diff, symdiff, sort,
+// search, join.
 
 #include "arguments.hpp"
 #include "commands.hpp"
@@ -23,6 +24,10 @@ constexpr command commands[] = {
     {"diff", "multiset difference A - B of two sorted .npy columns", run_diff, print_diff_usage},
     {"symdiff", "multiset symmetric difference of two sorted .npy columns", run_symdiff, print_symdiff_usage},
     {"sort", "stable sort of a .npy column (optionally with values)", run_sort, print_sort_usage},
+    {"search", "positions (searchsorted) or membership (isin) of sorted queries in a sorted .npy column",
+     run_search, print_search_usage},
+    {"join", "sort-merge inner join of two sorted .npy key columns: the matching pairs' positions", run_join,
+     print_join_usage},
 };
 
 void print_usage(std::FILE* stream) {

@@ -2,7 +2,8 @@
 // key's std::equal_range (support/join_cases.hpp): distributions and sizes around the tile and
 // over several tiles, two strategies, one key with 10^4 copies on each side (10^8 pairs of one
 // key), 2^32 pairs of one key from constant iterators (positions beyond 2^31), the two-phase
-// forms, unsorted inputs and argument errors.
+// forms (the count and the pairs; the offsets and the expansion), unsorted inputs and argument
+// errors.
 //
 // Kernels compile for int32 columns with index_t outputs, and for the constant iterators with
 // outputs that check each pair where it is written: two lower-bound, two upper-bound and two
@@ -192,6 +193,72 @@ TEST_F(GpuJoinTwoPhase, CountThenPairsOnAStream) {
   EXPECT_EQ(count.to_host()[0], pairs);
   EXPECT_TRUE(lo.check(expected.left));
   EXPECT_TRUE(ro.check(expected.right));
+}
+
+TEST_F(GpuJoinTwoPhase, OffsetsThenExpandComputeTheBoundsOnce) {
+  std::mt19937_64 rng = make_rng();
+  const sorted_inputs<std::int32_t> in = make_inputs<std::int32_t>(distribution::long_runs, 30011, 20021, 4, rng);
+  const join_pairs expected = reference_join(in.a, in.b, corank::less{});
+  const index_t m = index_t(in.a.size()), n = index_t(in.b.size()), pairs = index_t(expected.left.size());
+  // What the first half leaves: each left key's lower bound in the right column, and the
+  // prefix sums of the match counts.
+  std::vector<index_t> lower_expected(in.a.size()), offsets_expected(in.a.size() + 1, 0);
+  for (std::size_t i = 0; i < in.a.size(); ++i) {
+    const auto range = std::equal_range(in.b.begin(), in.b.end(), in.a[i]);
+    lower_expected[i] = index_t(range.first - in.b.begin());
+    offsets_expected[i + 1] = offsets_expected[i] + index_t(range.second - range.first);
+  }
+  const device_buffer<std::int32_t> l(in.a), r(in.b);
+  device_buffer<index_t> lower(in.a.size()), offsets(in.a.size() + 1), count(1);
+  std::size_t bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(nullptr, bytes, l.data(), m, r.data(), n, lower.data(),
+                                                             offsets.data(), count.data(), corank::less{}, stream));
+  {
+    device_buffer<unsigned char> temp(bytes);
+    EXPECT_EQ(cudaErrorInvalidValue,
+              corank::device::sorted_join_offsets(temp.data(), bytes, l.data(), m, r.data(), n, lower.data(),
+                                                  static_cast<index_t*>(nullptr), count.data(), corank::less{}, stream));
+    EXPECT_EQ(cudaErrorInvalidValue,
+              corank::device::sorted_join_offsets(temp.data(), bytes, l.data(), m, r.data(), n, lower.data(),
+                                                  offsets.data(), static_cast<index_t*>(nullptr), corank::less{},
+                                                  stream));
+    count.fill_poison();
+    ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(temp.data(), bytes, l.data(), m, r.data(), n,
+                                                               lower.data(), offsets.data(), count.data(),
+                                                               corank::less{}, stream));
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  }
+  ASSERT_EQ(count.to_host()[0], pairs);
+  EXPECT_EQ(lower.to_host(), lower_expected);
+  EXPECT_EQ(offsets.to_host(), offsets_expected);
+
+  guarded_output<index_t> lo(expected.left.size()), ro(expected.right.size());
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_expand(nullptr, bytes, lower.data(), offsets.data(), m, pairs,
+                                                            lo.first(), ro.first(), count.data(), stream));
+  device_buffer<unsigned char> temp(bytes);
+  EXPECT_EQ(cudaErrorInvalidValue,
+            corank::device::sorted_join_expand(temp.data(), bytes, lower.data(), offsets.data(), m, pairs,
+                                               static_cast<index_t*>(nullptr), ro.first(), count.data(), stream));
+  EXPECT_EQ(cudaErrorInvalidValue,
+            corank::device::sorted_join_expand(temp.data(), bytes, lower.data(), static_cast<const index_t*>(nullptr),
+                                               m, pairs, lo.first(), ro.first(), count.data(), stream));
+  EXPECT_EQ(cudaErrorInvalidValue, corank::device::sorted_join_expand(nullptr, bytes, lower.data(), offsets.data(), m,
+                                                                      -1, lo.first(), ro.first(), count.data(), stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_TRUE(lo.untouched()) << "a refused call wrote";
+  count.fill_poison();
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_expand(temp.data(), bytes, lower.data(), offsets.data(), m, pairs,
+                                                            lo.first(), ro.first(), count.data(), stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_EQ(count.to_host()[0], pairs);
+  EXPECT_TRUE(lo.check(expected.left));
+  EXPECT_TRUE(ro.check(expected.right));
+  // count_out may be null.
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_expand(temp.data(), bytes, lower.data(), offsets.data(), m, pairs,
+                                                            lo.first(), ro.first(), static_cast<index_t*>(nullptr),
+                                                            stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_TRUE(lo.check(expected.left));
 }
 
 TEST(GpuJoinErrors, UnsortedInputsAndBadArguments) {

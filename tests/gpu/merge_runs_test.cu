@@ -4,6 +4,7 @@
 // runs, long runs of equal keys across runs and tiles, the listed (pointer, size) form,
 // offsets of another integer type not starting at 0, more than 2^31 elements, errors.
 
+#include <corank/memory.hpp>
 #include <corank/merge_runs.cuh>
 
 #include "support/gpu.hpp"
@@ -17,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -182,6 +184,41 @@ TEST(MergeRuns, MoreThanTwoToThe31Elements) {
                                       thrust::counting_iterator<std::int64_t>(n),
                                       wrong_place{thrust::raw_pointer_cast(out.data())});
   EXPECT_EQ(wrong, 0);
+}
+
+// The temporary storage's one alignment rule (memory.hpp), as sort_test.cu's SortHost test:
+// misaligned or short storage is refused before any CUDA call; host memory, untouched.
+TEST(MergeRunsHost, MisalignedOrShortStorageIsInvalidValueBeforeAnyCudaCall) {
+  constexpr std::size_t alignment = corank::temporary_storage_alignment;
+  const index_t runs = 100;  // more than 64: two passes, so a buffer of the size
+  const index_t size = 100000;
+  std::vector<std::int32_t> keys(size, 7), out(size, 0);
+  std::vector<std::int64_t> offsets(runs + 1);
+  for (index_t j = 0; j <= runs; ++j) offsets[j] = j * size / runs;
+  std::vector<const std::int32_t*> pointers(runs, keys.data());
+  std::vector<index_t> sizes(runs, size / runs);
+  for (const bool listed : {false, true}) {
+    SCOPED_TRACE(listed ? "merge_run_list" : "merge_runs");
+    auto merge = [&](void* temp, std::size_t& bytes) {
+      return listed ? corank::device::merge_run_list(temp, bytes, pointers.data(), sizes.data(), runs, size, out.data())
+                    : corank::device::merge_runs(temp, bytes, keys.data(), offsets.data(), runs, size, out.data());
+    };
+    std::size_t queried = 0;
+    ASSERT_EQ(cudaSuccess, merge(nullptr, queried));
+    ASSERT_GE(queried, std::size_t(size) * sizeof(std::int32_t));
+    std::vector<unsigned char> temp(queried + 2 * alignment, poison_byte);
+    auto* aligned = reinterpret_cast<unsigned char*>(
+        (reinterpret_cast<std::uintptr_t>(temp.data()) + alignment - 1) / alignment * alignment);
+    for (const std::size_t offset : {std::size_t(8), std::size_t(16), alignment / 2}) {
+      std::size_t bytes = queried + alignment;
+      EXPECT_EQ(cudaErrorInvalidValue, merge(aligned + offset, bytes)) << "offset " << offset;
+      EXPECT_EQ(bytes, queried + alignment) << "a run changed temp_storage_bytes";
+    }
+    std::size_t short_bytes = queried - 1;
+    EXPECT_EQ(cudaErrorInvalidValue, merge(aligned, short_bytes));
+    EXPECT_TRUE(all_poison(temp)) << "the temporary storage was written";
+    EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](std::int32_t x) { return x == 0; })) << "the output was written";
+  }
 }
 
 TEST(MergeRuns, Errors) {

@@ -227,7 +227,7 @@ std::vector<kway_shape> kway_shapes() {
 }
 
 // The k-way tile of int keys: where a misplaced element sits on a tile boundary.
-constexpr std::size_t kway_tile = corank::detail::multiway_shape<int, corank::detail::unused>::tile;
+constexpr std::size_t kway_tile = corank::multiway_merge_policy<int>::items_per_tile;
 
 // merge_runs of `keys` (size elements from keys_in; the fence follows keys.size()) with
 // `offsets`: stays in bounds; the same with values (positions) where `with_values`.

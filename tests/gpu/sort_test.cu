@@ -3,6 +3,7 @@
 // around the block sort's tile and across the passes, stability (values are input
 // positions), in place and into an output, the two-phase protocol and its errors.
 
+#include <corank/memory.hpp>
 #include <corank/sort.cuh>
 
 #include "support/gpu.hpp"
@@ -39,7 +40,7 @@ struct comparator_of<float> {
 };
 
 template <class K>
-constexpr std::size_t tile_of = corank::detail::multiway_shape<K, corank::detail::unused>::tile;
+constexpr std::size_t tile_of = corank::block_sort_policy<K>::items_per_tile;
 
 // Sizes around the block sort's tile and the passes' boundaries (64 tiles per pass at most).
 template <class K>
@@ -150,6 +151,41 @@ TEST(Sort, CountingIteratorInputDescending) {
   std::vector<std::int64_t> host(n);
   thrust::copy(out.begin(), out.end(), host.begin());
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(host[i], std::int64_t(n - 1 - i)) << "at " << i;
+}
+
+// The temporary storage's one alignment rule (memory.hpp): storage not aligned to
+// corank::temporary_storage_alignment, like too little, is refused before any CUDA call. Host
+// memory stands in for the device's (no GPU needed): nothing may touch it.
+TEST(SortHost, MisalignedOrShortStorageIsInvalidValueBeforeAnyCudaCall) {
+  constexpr std::size_t alignment = corank::temporary_storage_alignment;
+  const std::size_t n = 100000;  // more than a tile: the passes' buffer and samples
+  std::vector<std::int32_t> keys(n, 7);
+  std::vector<std::int64_t> values(n, 9);
+  const std::vector<std::int32_t> keys_before = keys;
+  const std::vector<std::int64_t> values_before = values;
+  for (const bool by_key : {false, true}) {
+    SCOPED_TRACE(by_key ? "stable_sort_by_key" : "stable_sort");
+    auto sort = [&](void* temp, std::size_t& bytes) {
+      return by_key ? corank::device::stable_sort_by_key(temp, bytes, keys.data(), values.data(), index_t(n))
+                    : corank::device::stable_sort(temp, bytes, keys.data(), index_t(n));
+    };
+    std::size_t queried = 0;
+    ASSERT_EQ(cudaSuccess, sort(nullptr, queried));
+    ASSERT_GE(queried, n * sizeof(std::int32_t));
+    std::vector<unsigned char> temp(queried + 2 * alignment, poison_byte);
+    auto* aligned = reinterpret_cast<unsigned char*>(
+        (reinterpret_cast<std::uintptr_t>(temp.data()) + alignment - 1) / alignment * alignment);
+    for (const std::size_t offset : {std::size_t(8), std::size_t(16), alignment / 2}) {
+      std::size_t bytes = queried + alignment;
+      EXPECT_EQ(cudaErrorInvalidValue, sort(aligned + offset, bytes)) << "offset " << offset;
+      EXPECT_EQ(bytes, queried + alignment) << "a run changed temp_storage_bytes";
+    }
+    std::size_t short_bytes = queried - 1;
+    EXPECT_EQ(cudaErrorInvalidValue, sort(aligned, short_bytes));
+    EXPECT_TRUE(all_poison(temp)) << "the temporary storage was written";
+  }
+  EXPECT_EQ(keys, keys_before);
+  EXPECT_EQ(values, values_before);
 }
 
 TEST(Sort, TwoPhaseProtocolAndErrors) {

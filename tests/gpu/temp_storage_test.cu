@@ -7,6 +7,8 @@
 // and small ones (strategy::automatic runs a naive merge but queries partitioned's bytes),
 // around the tiles, the issue's 100,000 + 100,000 and one just past the naive threshold.
 //
+// Storage not aligned to 256 bytes (memory.hpp) is refused the same way.
+//
 // The refusal comes before any CUDA call, so HostTempStorage runs without a GPU (CI): it
 // passes host memory everywhere, and nothing may touch it. find_unsorted's checks live in
 // merge_api_test.cu, the one file of corank_gpu_tests that may include check_sorted.cuh.
@@ -14,6 +16,7 @@
 // In corank_gpu_set_tests: the set operations compile their kernels here (int32 keys,
 // uint64 values, as in set_ops_typed_test.cu); the merges link the library's.
 
+#include <corank/memory.hpp>
 #include <corank/merge.cuh>
 #include <corank/operation.cuh>
 #include <corank/strategy.hpp>
@@ -220,6 +223,34 @@ TEST(HostTempStorage, LessThanQueriedIsInvalidValueBeforeAnyCudaCall) {
           std::size_t bytes = given;
           EXPECT_EQ(cudaErrorInvalidValue, call_form(f, temp.data(), bytes, p, kind)) << given << " of " << queried;
           EXPECT_EQ(bytes, given) << "a run changed temp_storage_bytes";
+        }
+        EXPECT_TRUE(c.untouched());
+        EXPECT_TRUE(all_poison(temp)) << "the temporary storage was written";
+        if (HasFailure()) return;
+      }
+    }
+  }
+}
+
+// The temporary storage's one alignment rule (memory.hpp): storage not aligned to
+// corank::temporary_storage_alignment is refused like too little, before any CUDA call.
+TEST(HostTempStorage, MisalignedIsInvalidValueBeforeAnyCudaCall) {
+  constexpr std::size_t alignment = corank::temporary_storage_alignment;
+  for (const size_pair s : temp_storage_sizes(false)) {
+    host_case c(s.m, s.n);
+    const form_pointers p = pointers(c);
+    for (const two_phase_form& f : every_two_phase_form()) {
+      for (strategy kind : all_strategies) {
+        SCOPED_TRACE(describe(f, s, kind));
+        std::size_t queried = 0;
+        ASSERT_EQ(cudaSuccess, call_form(f, nullptr, queried, p, kind));
+        std::vector<unsigned char> temp(queried + 2 * alignment, poison_byte);
+        auto* aligned = reinterpret_cast<unsigned char*>(
+            (reinterpret_cast<std::uintptr_t>(temp.data()) + alignment - 1) / alignment * alignment);
+        for (const std::size_t offset : {std::size_t(8), alignment / 2}) {
+          std::size_t bytes = queried + alignment;
+          EXPECT_EQ(cudaErrorInvalidValue, call_form(f, aligned + offset, bytes, p, kind)) << "offset " << offset;
+          EXPECT_EQ(bytes, queried + alignment) << "a run changed temp_storage_bytes";
         }
         EXPECT_TRUE(c.untouched());
         EXPECT_TRUE(all_poison(temp)) << "the temporary storage was written";

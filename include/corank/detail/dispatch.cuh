@@ -1,8 +1,11 @@
 #pragma once
-// The dispatcher: the only code that launches kernels. For every operation (merges, the set
-// operations, users' ops; keys, by-key, count-only and paired forms) it owns the argument
-// checks, the temporary-storage layout, the choice of kernel and tiles, and the launches. The
-// public forms (merge.inl, operation.inl) only build the arguments and call dispatch().
+// The two-input dispatcher. The dispatch layer is the only code that launches kernels: this
+// dispatcher for every operation on two inputs (merges, the set operations, users' ops; keys,
+// by-key, count-only and paired forms), and the multiway dispatcher beside it
+// (multiway_dispatch.cuh) for the sort and the k-way merge. Each owns the argument checks,
+// the temporary-storage layout (temporary_arena.hpp), the choice of kernel and tiles, and the
+// launches. The public forms (merge.inl, operation.inl) only build the arguments and call
+// dispatch().
 //
 // Kernels, by op and strategy:
 //   ops of known output size (merges)     naive, tiled, circular: the reference kernels;
@@ -17,6 +20,7 @@
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/occupancy_cache.cuh>
 #include <corank/detail/reference_kernels.cuh>
+#include <corank/detail/temporary_arena.hpp>
 #include <corank/detail/tile_kernels.cuh>
 #include <corank/op.hpp>
 #include <corank/strategy.hpp>
@@ -29,10 +33,6 @@
 #include <type_traits>
 
 namespace corank::detail {
-
-constexpr std::size_t align_up(std::size_t bytes, std::size_t alignment = 256) {
-  return (bytes + alignment - 1) / alignment * alignment;
-}
 
 // The tiles of `Kind` for the key and value types of `Args`.
 template <tile_kind Kind, class Args>
@@ -52,43 +52,42 @@ constexpr bool runs_reference_kernel(strategy kind) {
   return kind == strategy::naive || kind == strategy::tiled || kind == strategy::circular;
 }
 
-// What an operation keeps in the temporary storage: the splits of the tiles + 1 tile
-// boundaries, then, for ops of data-dependent size, one look-back word per tile and the
-// counter that hands tiles out (in a word of its own, so that the split pass zeroes
-// tiles + 1 words). The reference kernels need none, but the two-phase protocol reserves one
-// byte, so that a null pointer always means "query".
+// What an operation keeps in the temporary storage (temporary_arena.hpp), as offsets from its
+// base: the splits of the tiles + 1 tile boundaries, then, for ops of data-dependent size,
+// one look-back word per tile and the counter that hands tiles out (in a word of its own, so
+// that the split pass zeroes tiles + 1 words), then for segmented operations each tile
+// boundary's segment. The reference kernels need none (the arena then answers one byte, so
+// that a null pointer always means "query").
 struct temporary_layout {
   index_t tiles = 0;
-  std::size_t splits_bytes = 0;
-  std::size_t bytes = 0;        // all of it: what a query answers and a run needs
+  std::size_t prefix_at = 0;    // the look-back words (ops of data-dependent size)
   std::size_t segments_at = 0;  // segmented operations: each tile boundary's segment (tiles + 1)
+  std::size_t bytes = 1;        // all of it: what a query answers and a run needs
 };
 
-// The layout for these sizes and `kind` as the caller gave it: the query and the run both take
-// their bytes from here, so they cannot disagree. strategy::automatic answers with the tile
-// kernels' bytes whichever kernel the sizes pick, the most any strategy needs, so one query
-// serves every strategy. Plain arithmetic, no CUDA call: a run with too little storage is
-// refused before anything touches the device. Negative sizes, or sizes whose sum or tile
-// count does not fit: cudaErrorInvalidValue.
+// The layout for these sizes and `kind` as the caller gave it, computed once per call: the
+// query and the run both take their bytes from here, so they cannot disagree.
+// strategy::automatic answers with the tile kernels' bytes whichever kernel the sizes pick,
+// the most any strategy needs, so one query serves every strategy. Plain arithmetic, no CUDA
+// call: a run with too little storage is refused before anything touches the device.
+// Negative sizes, or sizes whose sum or tile count does not fit: cudaErrorInvalidValue.
 template <class Op, class Args>
 cudaError_t temporary_layout_for(const Args& args, strategy kind, temporary_layout& layout) {
   if (args.size_a < 0 || args.size_b < 0 || args.size_a > std::numeric_limits<index_t>::max() - args.size_b)
     return cudaErrorInvalidValue;
-  if (Op::output_size_is_input_size && runs_reference_kernel(kind)) {
-    layout = {0, 0, 1};
-    return cudaSuccess;
+  temporary_arena arena;
+  if (!(Op::output_size_is_input_size && runs_reference_kernel(kind))) {
+    constexpr index_t tile = agent_policy<Op, Args>::items_per_tile;
+    const index_t total = args.size_a + args.size_b;
+    const index_t tiles = total == 0 ? 1 : (total + tile - 1) / tile;
+    if (tiles >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+    layout.tiles = tiles;
+    arena.reserve<split<index_t>>(tiles + 1);  // at 0
+    layout.prefix_at = arena.reserve<unsigned char>(
+        Op::output_size_is_input_size ? 0 : index_t(tile_prefix_state::bytes(tiles + 1)));
+    layout.segments_at = arena.reserve<index_t>(Args::segmented ? tiles + 1 : 0);
   }
-  constexpr index_t tile = agent_policy<Op, Args>::items_per_tile;
-  const index_t total = args.size_a + args.size_b;
-  const index_t tiles = total == 0 ? 1 : (total + tile - 1) / tile;
-  if (tiles >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
-  layout.tiles = tiles;
-  layout.splits_bytes = align_up(std::size_t(tiles + 1) * sizeof(split<index_t>));
-  const std::size_t state_bytes =
-      Op::output_size_is_input_size ? 0 : align_up(tile_prefix_state::bytes(tiles + 1));
-  layout.segments_at = layout.splits_bytes + state_bytes;
-  const std::size_t segments_bytes = Args::segmented ? align_up(std::size_t(tiles + 1) * sizeof(index_t)) : 0;
-  layout.bytes = layout.segments_at + segments_bytes;
+  layout.bytes = arena.bytes();
   return cudaSuccess;
 }
 
@@ -100,6 +99,17 @@ cudaError_t fit_kernel(device_limits& limits, int& per_sm) {
   if (const cudaError_t e = current_device_limits(limits); e != cudaSuccess) return e;
   if (SharedBytes > std::size_t(limits.max_shared_bytes_per_block)) return cudaErrorInvalidConfiguration;
   return cached_blocks_per_sm<Kernel, Threads, SharedBytes>(per_sm);
+}
+
+// Launches `Kernel` on `blocks` blocks of Threads threads and SharedBytes of dynamic shared
+// memory, once its tile is known to fit the device (fit_kernel).
+template <auto Kernel, int Threads, std::size_t SharedBytes, class... Params>
+cudaError_t launch_fitted(index_t blocks, cudaStream_t stream, const Params&... params) {
+  device_limits limits;
+  int per_sm = 0;  // only for the opt-in: the hardware schedules the blocks
+  if (const cudaError_t e = fit_kernel<Kernel, Threads, SharedBytes>(limits, per_sm); e != cudaSuccess) return e;
+  Kernel<<<unsigned(blocks), Threads, SharedBytes, stream>>>(params...);
+  return cudaPeekAtLastError();
 }
 
 // The split pass; `zeroed` (or null): the tile state it zeroes (tile_splits_kernel).
@@ -254,9 +264,10 @@ cudaError_t launch_merge(const Op& op, const Args& args, Compare comp, split<ind
   return cudaErrorInvalidValue;
 }
 
-// The two-phase entry point behind every operation. The output size goes to *count_out
-// (device memory): required for ops of data-dependent size, optional for ops of known size
-// (the merges pass none).
+// The two-phase entry point behind every operation (the convenience forms call it through
+// run_two_phase, so that src/'s pre-compiled merges serve them too). The output size goes to
+// *count_out (device memory): required for ops of data-dependent size, optional for ops of
+// known size (the merges pass none).
 template <class Op, class Args, class Compare>
 cudaError_t dispatch(void* temp_storage, std::size_t& temp_storage_bytes, const Op& op, const Args& args,
                      index_t* count_out, Compare comp, cudaStream_t stream, strategy kind) {
@@ -270,19 +281,18 @@ cudaError_t dispatch(void* temp_storage, std::size_t& temp_storage_bytes, const 
   using policy = agent_policy<Op, Args>;
   temporary_layout layout;
   if (const cudaError_t e = temporary_layout_for<Op>(args, kind, layout); e != cudaSuccess) return e;
-  if (temp_storage == nullptr) {
-    temp_storage_bytes = layout.bytes;
-    return cudaSuccess;
-  }
   // Checked first, before anything that could touch the device; the bytes against the
   // strategy as given, before it is resolved (under automatic a small merge runs naive, but
-  // its query asked for the tile kernels' bytes).
-  if (temp_storage_bytes < layout.bytes) return cudaErrorInvalidValue;
+  // its query asked for the tile kernels' bytes). A query ends at provide().
+  char* base = nullptr;
+  if (const cudaError_t e = caller_storage{temp_storage, temp_storage_bytes}.provide(layout.bytes, base);
+      e != cudaSuccess || base == nullptr)
+    return e;
   if (merge_argument_error(args) != nullptr) return cudaErrorInvalidValue;
   if (!known_size && count_out == nullptr) return cudaErrorInvalidValue;
   const index_t total = args.size_a + args.size_b;
-  auto* splits = static_cast<split<index_t>*>(temp_storage);
-  auto* prefix_words = reinterpret_cast<unsigned long long*>(static_cast<char*>(temp_storage) + layout.splits_bytes);
+  auto* splits = reinterpret_cast<split<index_t>*>(base);
+  auto* prefix_words = reinterpret_cast<unsigned long long*>(base + layout.prefix_at);
 
   if constexpr (Args::segmented) {
     // Every form runs the split pass and a block per tile, even with no elements: the tiles
@@ -290,7 +300,7 @@ cudaError_t dispatch(void* temp_storage, std::size_t& temp_storage_bytes, const 
     // measured slower here: set_union at 2^28, 15-20% of copy against 20-29%.)
     static_assert(!sees_run_starts_v<Op>, "the segmented forms do not take ops that see run starts (op.hpp) yet");
     Args segmented = args;
-    segmented.boundary_segments = reinterpret_cast<index_t*>(static_cast<char*>(temp_storage) + layout.segments_at);
+    segmented.boundary_segments = reinterpret_cast<index_t*>(base + layout.segments_at);
     if (known_size && count_out != nullptr) {
       write_count_kernel<<<1, 1, 0, stream>>>(count_out, total);
       if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;

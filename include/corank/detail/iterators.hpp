@@ -28,5 +28,15 @@ auto unwrap_input(Iterator it) {
   }
 }
 
+// Outputs that hold intermediate runs (the sort's and the k-way merge's), so they are read
+// back: contiguous memory only.
+template <class Iterator>
+auto contiguous_output(Iterator it) {
+  auto raw = unwrap(it);
+  static_assert(std::is_pointer_v<decltype(raw)>,
+                "corank's sort writes its outputs as intermediate runs: pass raw device pointers or "
+                "thrust::device_ptr / device_vector iterators");
+  return raw;
+}
 
 }  // namespace corank::detail

@@ -1,37 +1,28 @@
 #pragma once
-// The launches of the k-way merge and the sort: their passes, the levels of samples under
-// each pass, and the temporary storage they use, laid out by the same code in the query
-// (which only adds up the sizes) and in the run. No device value decides a launch or a size
-// on the host: grids are sized from bounds, and tiles beyond a level's count return at once,
-// so nothing synchronizes.
+// The multiway dispatcher, beside dispatch.cuh's two-input one: the only code that launches
+// the sort's and the k-way merge's kernels. dispatch_multiway takes the arguments the public
+// forms build (multiway_args.hpp: a sort's input, runs by offsets, or a list of runs), checks
+// them, lays the temporary storage out (temporary_arena.hpp: the query and the run by the
+// same code, which only adds up the sizes without a base) and launches: the block sort or
+// the caller's run offsets, then the passes, and under each pass the levels of samples. No
+// device value decides a launch or a size on the host: grids are sized from bounds, and
+// tiles beyond a level's count return at once, so nothing synchronizes.
 //
-// Passes: R runs take P = ceil(log_64 R) passes of g-way merges, g the least with g^P >= R;
-// each pass reads and writes every element once, so fewer, wider passes are what is fast
-// (docs/design.md, "The k-way merge and the sort").
+// Passes: R runs take P = ceil(log_G R) passes of g-way merges, G = max_group (tuning.hpp's
+// sm90_multiway) and g the least with g^P >= R; each pass reads and writes every element
+// once, so fewer, wider passes are what is fast (docs/design.md, "The k-way merge and the
+// sort").
 
 #include <corank/detail/dispatch.cuh>
-#include <corank/detail/iterators.hpp>
+#include <corank/detail/multiway_args.hpp>
 #include <corank/detail/multiway_kernels.cuh>
-
+#include <corank/detail/temporary_arena.hpp>
 
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 namespace corank::detail {
-
-// Hands out aligned pieces of the temporary storage; with a null base, only counts them.
-struct temporary_arena {
-  char* base = nullptr;
-  std::size_t used = 0;
-  bool runs() const { return base != nullptr; }
-  template <class T>
-  T* take(index_t count) {
-    used = align_up(used);
-    T* piece = base != nullptr ? reinterpret_cast<T*>(base + used) : nullptr;
-    used += std::size_t(count) * sizeof(T);
-    return piece;
-  }
-};
 
 // Passes and the width of each, for `runs` runs.
 struct pass_plan {
@@ -58,26 +49,10 @@ inline unsigned blocks_for(index_t items, int threads = 256) { return unsigned((
 // offsets[0, n] <- the exclusive sums of count(0 .. n - 1), and the total; counts outside
 // [0, bound] and sums past it are capped at it (block_bounded_sums, multiway_kernels.cuh).
 template <class Count>
-void launch_exclusive_sums(const Count& count, index_t n, index_t* offsets, cudaStream_t stream,
-                           index_t bound = std::numeric_limits<index_t>::max()) {
+cudaError_t launch_exclusive_sums(const Count& count, index_t n, index_t* offsets, cudaStream_t stream,
+                                  index_t bound = std::numeric_limits<index_t>::max()) {
   exclusive_sums_kernel<1024><<<1, 1024, 0, stream>>>(count, n, bound, offsets);
-}
-
-// The first pass's runs from a caller's offsets (caller_offsets_kernel): where each is read
-// and where it goes, nondecreasing and within `size` whatever the offsets hold.
-template <class Offsets>
-void launch_caller_offsets(const Offsets& offsets, index_t runs, index_t size, index_t* absolute, index_t* relative,
-                           cudaStream_t stream) {
-  caller_offsets_kernel<1024><<<1, 1024, 0, stream>>>(offsets, runs, size, absolute, relative);
-}
-
-// The dispatcher's check that a kernel's tile fits the device, and its opt-in to the shared
-// memory (fit_kernel, dispatch.cuh).
-template <auto Kernel, int Threads, std::size_t SharedBytes>
-cudaError_t fit_tile() {
-  device_limits limits;
-  int per_sm = 0;
-  return fit_kernel<Kernel, Threads, SharedBytes>(limits, per_sm);
+  return cudaPeekAtLastError();
 }
 
 // One k-way pass: merges each group of `group` consecutive runs (of at most `bound`
@@ -89,7 +64,7 @@ cudaError_t merge_groups(temporary_arena& temp, const KeyRuns& keys, const Value
                          ValuesOut values_out, Compare comp, cudaStream_t stream) {
   using Key = run_value_t<KeyRuns>;
   using Value = std::conditional_t<is_used_v<ValueRuns>, run_value_t<ValueRuns>, unused>;
-  using shape = multiway_shape<Key, Value>;
+  using shape = multiway_merge_shape<Key, Value>;
   const index_t groups = (runs + group - 1) / group;
   multiway_sample<Key> sample;
   index_t tiles = groups;
@@ -108,7 +83,9 @@ cudaError_t merge_groups(temporary_arena& temp, const KeyRuns& keys, const Value
     index_t* merged_tags = temp.take<index_t>(sample_bound);
     index_t* tile_offsets = temp.take<index_t>(groups + 1);
     if (temp.runs()) {
-      launch_exclusive_sums(sample_count{offsets, sample.stride}, runs, sample_offsets, stream);
+      if (const cudaError_t e = launch_exclusive_sums(sample_count{offsets, sample.stride}, runs, sample_offsets, stream);
+          e != cudaSuccess)
+        return e;
       if (sample_bound > 0) {
         const index_t grid = sample_bound / 256 + 1;
         gather_samples_kernel<<<unsigned(grid < 65536 ? grid : 65536), 256, 0, stream>>>(
@@ -121,7 +98,12 @@ cudaError_t merge_groups(temporary_arena& temp, const KeyRuns& keys, const Value
                                            comp, stream);
         e != cudaSuccess)
       return e;
-    if (temp.runs()) launch_exclusive_sums(tile_count{sample_offsets, runs, group, sample.per_tile}, groups, tile_offsets, stream);
+    if (temp.runs()) {
+      if (const cudaError_t e =
+              launch_exclusive_sums(tile_count{sample_offsets, runs, group, sample.per_tile}, groups, tile_offsets, stream);
+          e != cudaSuccess)
+        return e;
+    }
     sample.offsets = sample_offsets;
     sample.keys = sample_keys;
     sample.merged_keys = merged_keys;
@@ -136,12 +118,10 @@ cudaError_t merge_groups(temporary_arena& temp, const KeyRuns& keys, const Value
     multiway_splits_kernel<<<unsigned((tiles * 32 + 255) / 256), 256, 0, stream>>>(keys, offsets, runs, group, sample,
                                                                                   tiles, splits, comp);
   }
-  constexpr std::size_t shared_bytes = sizeof(multiway_tile_storage<shape, KeyRuns, ValueRuns>);
-  constexpr auto kernel = multiway_tile_kernel<shape, KeyRuns, ValueRuns, KeysOut, ValuesOut, Compare>;
-  if (const cudaError_t e = fit_tile<kernel, shape::threads, shared_bytes>(); e != cudaSuccess) return e;
-  kernel<<<unsigned(tiles), shape::threads, shared_bytes, stream>>>(keys, values, offsets, runs, group, sample,
-                                                                    splits, keys_out, values_out, comp);
-  return cudaPeekAtLastError();
+  return launch_fitted<multiway_tile_kernel<shape, KeyRuns, ValueRuns, KeysOut, ValuesOut, Compare>, shape::threads,
+                       sizeof(multiway_tile_storage<shape, KeyRuns, ValueRuns>)>(
+      tiles, stream, keys, values, offsets, runs, group, sample, static_cast<const index_t*>(splits), keys_out,
+      values_out, comp);
 }
 
 // Where stage s of `stages` writes: the last writes the outputs, the ones before it alternate
@@ -189,35 +169,143 @@ cudaError_t later_passes(temporary_arena& temp, const pass_plan& plan, int stage
   return cudaSuccess;
 }
 
-}  // namespace corank::detail
-
-namespace corank::detail {
-
-// Outputs hold intermediate runs, so they are read back: contiguous memory only.
-template <class Iterator>
-auto contiguous_output(Iterator it) {
-  auto raw = unwrap(it);
-  static_assert(std::is_pointer_v<decltype(raw)>,
-                "corank's sort writes its outputs as intermediate runs: pass raw device pointers or "
-                "thrust::device_ptr / device_vector iterators");
-  return raw;
+// The block sort into stage 0's output, then the passes; Value is `unused` for keys only.
+template <class KeysIn, class ValuesIn, class Key, class Value, class Compare>
+cudaError_t sort_stages(temporary_arena& temp, KeysIn keys_in, ValuesIn values_in, Key* keys_out, Value* values_out,
+                        index_t n, Compare comp, cudaStream_t stream) {
+  using shape = block_sort_shape<Key, Value>;
+  if (n == 0) return cudaSuccess;
+  const index_t runs = (n + shape::tile - 1) / shape::tile;
+  if (runs >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+  const pass_plan plan = plan_passes(runs);
+  const int stages = 1 + plan.passes;
+  Key* key_buffer = plan.passes > 0 ? temp.take<Key>(n) : nullptr;
+  Value* value_buffer = nullptr;
+  if constexpr (is_used_v<Value>) value_buffer = plan.passes > 0 ? temp.take<Value>(n) : nullptr;
+  index_t* offsets = plan.passes > 0 ? temp.take<index_t>(runs + 1) : nullptr;
+  if (temp.runs()) {
+    constexpr std::size_t shared_bytes = sizeof(block_sort_storage<shape, Key, Value>);
+    Key* const keys_to = stage_output(stages, 0, keys_out, key_buffer);
+    cudaError_t e = cudaSuccess;
+    if constexpr (is_used_v<Value>) {
+      e = launch_fitted<block_sort_kernel<shape, Key, Value, KeysIn, ValuesIn, Key*, Value*, Compare>, shape::threads,
+                        shared_bytes>(runs, stream, keys_in, values_in, keys_to,
+                                      stage_output(stages, 0, values_out, value_buffer), n, comp);
+    } else {
+      e = launch_fitted<block_sort_kernel<shape, Key, unused, KeysIn, unused, Key*, unused, Compare>, shape::threads,
+                        shared_bytes>(runs, stream, keys_in, unused{}, keys_to, unused{}, n, comp);
+    }
+    if (e != cudaSuccess) return e;
+    if (plan.passes > 0) {
+      uniform_offsets_kernel<index_t><<<blocks_for(runs + 1), 256, 0, stream>>>(offsets, runs, index_t(shape::tile), n);
+      if (const cudaError_t launched = cudaPeekAtLastError(); launched != cudaSuccess) return launched;
+    }
+  }
+  return later_passes(temp, plan, stages, 1, 0, offsets, runs, n, keys_out, key_buffer, values_out, value_buffer,
+                      comp, stream);
 }
 
-// The two-phase protocol over `stages(arena)`, which lays out its storage and, with a base,
-// launches: a query (temp_storage null) writes the bytes (at least 1, so that null always
-// means a query); a run first checks that temp_storage_bytes holds that layout.
-template <class Stages>
-cudaError_t run_in_arena(void* temp_storage, std::size_t& temp_storage_bytes, Stages stages) {
-  temporary_arena measure;
-  if (const cudaError_t e = stages(measure); e != cudaSuccess) return e;
-  const std::size_t needed = measure.used > 0 ? measure.used : 1;
-  if (temp_storage == nullptr) {
-    temp_storage_bytes = needed;
-    return cudaSuccess;
+// The passes over runs whose positions in the output are `relative` (runs + 1 entries);
+// `keys` and `values` read the first pass's input. Value is `unused` for keys only.
+template <class KeyRuns, class ValueRuns, class Key, class Value, class Compare>
+cudaError_t merge_run_passes(temporary_arena& temp, const KeyRuns& keys, const ValueRuns& values,
+                             const index_t* relative, index_t runs, index_t size, Key* keys_out, Value* values_out,
+                             Compare comp, cudaStream_t stream) {
+  pass_plan plan = plan_passes(runs);
+  if (plan.passes == 0) plan = {1, 1};  // one run: a copy, by the same tiles
+  const int stages = plan.passes;
+  Key* key_buffer = stages > 1 ? temp.take<Key>(size) : nullptr;
+  Value* value_buffer = nullptr;
+  if constexpr (is_used_v<Value>) value_buffer = stages > 1 ? temp.take<Value>(size) : nullptr;
+  const std::size_t start = temp.used;
+  cudaError_t e = cudaSuccess;
+  if constexpr (is_used_v<Value>) {
+    e = merge_groups(temp, keys, values, relative, runs, size, plan.group, stage_output(stages, 0, keys_out, key_buffer),
+                     stage_output(stages, 0, values_out, value_buffer), comp, stream);
+  } else {
+    e = merge_groups(temp, keys, unused{}, relative, runs, size, plan.group,
+                     stage_output(stages, 0, keys_out, key_buffer), unused{}, comp, stream);
   }
-  if (temp_storage_bytes < needed) return cudaErrorInvalidValue;
-  temporary_arena arena{static_cast<char*>(temp_storage)};
-  return stages(arena);
+  if (e != cudaSuccess) return e;
+  const std::size_t high = temp.used;
+  temp.used = start;  // the first pass's samples are dead once it has run
+  e = later_passes(temp, plan, stages, 0, 1, relative, runs, size, keys_out, key_buffer, values_out, value_buffer,
+                   comp, stream);
+  temp.used = temp.used > high ? temp.used : high;
+  return e;
+}
+
+// Every stage of a sort or k-way merge, laid out on `temp` and, where it has a base, launched.
+template <class Input, class Key, class Value, class Compare>
+cudaError_t multiway_stages(temporary_arena& temp, const multiway_args<Input, Key, Value>& args, Compare comp,
+                            cudaStream_t stream) {
+  const Input& in = args.input;
+  if constexpr (is_sort_input_v<Input>) {
+    return sort_stages(temp, in.keys, in.values, args.keys_out, args.values_out, args.size, comp, stream);
+  } else if constexpr (is_run_list_input_v<Input>) {
+    if (args.size == 0 || args.runs == 0) return cudaSuccess;
+    index_t* relative = temp.take<index_t>(args.runs + 1);
+    // Negative sizes count as empty runs and the sums stop at `size`: runs within the output
+    // whatever the device's sizes hold.
+    if (temp.runs()) {
+      using sizes_t = std::remove_const_t<decltype(in.sizes)>;
+      if (const cudaError_t e = launch_exclusive_sums(listed_size<sizes_t>{in.sizes}, args.runs, relative, stream,
+                                                      args.size);
+          e != cudaSuccess)
+        return e;
+    }
+    using key_t = std::remove_const_t<std::remove_pointer_t<std::remove_pointer_t<decltype(in.keys)>>>;
+    if constexpr (multiway_args<Input, Key, Value>::with_values) {
+      using value_t = std::remove_const_t<std::remove_pointer_t<std::remove_pointer_t<decltype(in.values)>>>;
+      return merge_run_passes(temp, listed_runs<key_t>{in.keys}, listed_runs<value_t>{in.values}, relative, args.runs,
+                              args.size, args.keys_out, args.values_out, comp, stream);
+    } else {
+      return merge_run_passes(temp, listed_runs<key_t>{in.keys}, unused{}, relative, args.runs, args.size,
+                              args.keys_out, args.values_out, comp, stream);
+    }
+  } else {
+    if (args.size == 0 || args.runs == 0) return cudaSuccess;
+    index_t* absolute = temp.take<index_t>(args.runs + 1);
+    index_t* relative = temp.take<index_t>(args.runs + 1);
+    if (temp.runs()) {
+      // The first pass's runs (caller_offsets_kernel): where each is read and where it goes,
+      // nondecreasing and within `size` whatever the offsets hold.
+      caller_offsets_kernel<1024><<<1, 1024, 0, stream>>>(in.offsets, args.runs, args.size, absolute, relative);
+      if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;
+    }
+    using keys_t = std::remove_const_t<decltype(in.keys)>;
+    if constexpr (multiway_args<Input, Key, Value>::with_values) {
+      using values_t = std::remove_const_t<decltype(in.values)>;
+      return merge_run_passes(temp, contiguous_runs<keys_t>{in.keys, absolute},
+                              contiguous_runs<values_t>{in.values, absolute}, relative, args.runs, args.size,
+                              args.keys_out, args.values_out, comp, stream);
+    } else {
+      return merge_run_passes(temp, contiguous_runs<keys_t>{in.keys, absolute}, unused{}, relative, args.runs,
+                              args.size, args.keys_out, args.values_out, comp, stream);
+    }
+  }
+}
+
+// The entry point behind every sort and k-way merge form: the arguments checked (the pointers
+// in a run only), the storage laid out once, asked of `storage` (caller_storage: a query
+// ends there, a run checks it; pool_storage: allocated) and the stages launched in it.
+template <class Storage, class Input, class Key, class Value, class Compare>
+cudaError_t dispatch_multiway(Storage& storage, const multiway_args<Input, Key, Value>& args, Compare comp,
+                              cudaStream_t stream) {
+  if (multiway_argument_error(args, storage.runs()) != nullptr) return cudaErrorInvalidValue;
+  temporary_arena layout;
+  if (const cudaError_t e = multiway_stages(layout, args, comp, stream); e != cudaSuccess) return e;
+  temporary_arena temp;
+  if (const cudaError_t e = storage.provide(layout.bytes(), temp.base); e != cudaSuccess || !temp.runs()) return e;
+  return multiway_stages(temp, args, comp, stream);
+}
+
+// The two-phase form (temp_storage == nullptr: a query).
+template <class Input, class Key, class Value, class Compare>
+cudaError_t dispatch_multiway(void* temp_storage, std::size_t& temp_storage_bytes,
+                              const multiway_args<Input, Key, Value>& args, Compare comp, cudaStream_t stream) {
+  caller_storage storage{temp_storage, temp_storage_bytes};
+  return dispatch_multiway(storage, args, comp, stream);
 }
 
 }  // namespace corank::detail

@@ -34,6 +34,7 @@
 #include <corank/detail/stage_window.cuh>
 #include <corank/detail/store_tile.cuh>
 #include <corank/detail/uninitialized_array.cuh>
+#include <corank/tuning.hpp>
 
 #include <cub/block/block_scan.cuh>
 
@@ -44,22 +45,23 @@
 namespace corank::detail {
 
 // At most this many runs are merged by one tile (a group).
-inline constexpr int max_group = 64;
+inline constexpr int max_group = multiway_max_group;
 
-// A block's threads and items for the k-way tiles and the block sort, by the bytes an
-// element moves; the samples' stride keeps a sample a few sectors apart.
-template <class Key, class Value>
+// A block's threads and items for the k-way tiles (tile_kind::multiway_merge) or the block
+// sort (tile_kind::block_sort), tuning.hpp's rows for these element sizes (Value `unused` for
+// keys only), and the samples' stride.
+template <tile_kind Kind, class Key, class Value>
 struct multiway_shape {
-  static constexpr int element_bytes = int(sizeof(Key)) + (is_used_v<Value> ? int(sizeof(Value)) : 0);
-  static constexpr int threads = 256;
-  // Odd, so that the threads' serial walks (thread t at t * items) fall in distinct banks.
-  static constexpr int items = element_bytes <= 4 ? 15 : element_bytes <= 8 ? 7 : element_bytes <= 24 ? 5 : 3;
-  static constexpr int tile = threads * items;
-  // The samples' stride for `group` runs a tile: a few sectors apart (128 bytes) where the
+  using policy = tile_policy<Kind, int(sizeof(Key)), is_used_v<Value> ? int(sizeof(Value)) : 0>;
+  static constexpr int threads = policy::threads_per_block;
+  static constexpr int items = policy::items_per_thread;
+  static constexpr int tile = policy::items_per_tile;
+  // The samples' stride for `group` runs a tile: multiway_sample_spacing_bytes apart where the
   // slack allows, so that gathering them reads a fraction of the sectors, and at most half
-  // the tile of slack (group * (stride - 1)).
+  // the tile of slack (group * (stride - 1)); at least 2.
   static constexpr index_t stride(int group) {
-    const index_t apart = sizeof(Key) >= 64 ? 2 : index_t(128 / sizeof(Key));
+    const index_t spaced = index_t(multiway_sample_spacing_bytes / sizeof(Key));
+    const index_t apart = spaced < 2 ? 2 : spaced;
     const index_t room = tile / (2 * index_t(group));
     return room < 2 ? 2 : (room < apart ? room : apart);
   }
@@ -67,6 +69,12 @@ struct multiway_shape {
   static constexpr index_t samples_per_tile(int group) { return (tile - group * (stride(group) - 1)) / stride(group); }
   static_assert(tile >= 4 * max_group, "a tile must hold a group's slack");
 };
+
+// The k-way tiles' and the block sort's shapes.
+template <class Key, class Value>
+using multiway_merge_shape = multiway_shape<tile_kind::multiway_merge, Key, Value>;
+template <class Key, class Value>
+using block_sort_shape = multiway_shape<tile_kind::block_sort, Key, Value>;
 
 // Runs that lie in one sequence: run j starts at base + offsets[j].
 template <class Iterator>
@@ -149,20 +157,6 @@ __device__ void multiway_splits(const Runs& runs_in, const index_t* offsets, ind
   }
 }
 
-// Copies one element global -> shared, asynchronously where the types allow.
-template <class T, class Iterator>
-__device__ __forceinline__ void stage_element(T* to, Iterator from) {
-  if constexpr (copies_async_v<T, Iterator>) {
-    copy_async<int(sizeof(T))>(true, shared_address(to), from);
-  } else {
-    *to = *from;
-  }
-}
-
-__device__ __forceinline__ void wait_for_staged() {
-  asm volatile("cp.async.wait_all;\n" ::: "memory");
-}
-
 // Tile t's group g, its place b among the group's tiles and their count; false past the
 // last tile. Without samples, tile t is group t.
 template <class Key>
@@ -198,7 +192,7 @@ __global__ void __launch_bounds__(256)
 }
 
 // Elements a warp stages at a time in a k-way tile: a piece of one run's window.
-inline constexpr int staging_piece = 64;
+inline constexpr int staging_piece = multiway_staging_piece;
 
 // Where run j's window starts (an iterator), for Runs that are not `unused`.
 template <class Runs, class = void>
@@ -326,7 +320,7 @@ __global__ void __launch_bounds__(Shape::threads)
         if (e < left) stage_element(s.buffers.values[0].data() + (to + e), value_from + e);
     }
   }
-  wait_for_staged();
+  finish_async_copies();
   __syncthreads();
 
   const int result = block_merge_runs<Shape::threads, Shape::items, false>(s.buffers, tile, comp);
@@ -493,7 +487,7 @@ __global__ void __launch_bounds__(Shape::threads)
     stage_element(s.buffers.keys[0].data() + e, keys_in + (tile_first + e));
     if constexpr (with_values) stage_element(s.buffers.values[0].data() + e, values_in + (tile_first + e));
   }
-  wait_for_staged();
+  finish_async_copies();
   __syncthreads();
 
   const int mine = int(threadIdx.x) * items;

@@ -13,6 +13,8 @@
 // In every layout the slot before each window exists, for the element before it that
 // run-aware ops look at (stage_element_before fills it where the copies did not).
 // The caller waits with finish_staging() and then a barrier before reading.
+// The k-way tiles and the block sort, whose windows are many and of any length, stage element
+// by element (stage_element) and wait with finish_async_copies().
 
 #include <corank/balanced_path.hpp>
 #include <corank/config.hpp>
@@ -137,6 +139,17 @@ class staging_barrier {
  private:
   unsigned address_;
 };
+
+// Copies one element global -> shared: by cp.async where copies_async_v allows, else through
+// a register. finish_async_copies, then a barrier, before it is read.
+template <class T, class Iterator>
+__device__ __forceinline__ void stage_element(T* to, Iterator from) {
+  if constexpr (copies_async_v<T, Iterator>) {
+    copy_async<int(sizeof(T))>(true, shared_address(to), from);
+  } else {
+    *to = *from;
+  }
+}
 
 // Waits for this thread's per-element asynchronous copies (the barrier after it makes all visible).
 __device__ __forceinline__ void finish_async_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }

@@ -4,8 +4,8 @@
 // The storage comes from a stream-ordered memory pool of corank's own, one per device, that
 // keeps its memory between calls: the device's default pool returns freed memory to the
 // driver at every synchronization (its release threshold is 0), and the next call then
-// paid ~100 us to map it again. A call's storage is small (tile boundaries and look-back
-// words: kilobytes to a few MB). Results (output sizes, indices) come back through a pinned
+// paid ~100 us to map it again. What the pool keeps: memory.hpp (kilobytes to a few MB for
+// the two-input operations; a buffer of the data's size for the sort and the k-way merge). Results (output sizes, indices) come back through a pinned
 // host word per thread, mapped for the devices: cheaper to copy to than the pageable stack,
 // and the kernels that store a result once write it there themselves (two_phase.hpp).
 // The streamed forms' pinned staging buffer is kept between calls likewise.

@@ -1,8 +1,10 @@
 #pragma once
-// Runs a two-phase (CUB-style) call for the convenience forms: query the temporary storage,
-// allocate it stream-ordered (from corank's pool), run, free. run_two_phase does not
-// synchronize; run_two_phase_for_result also reads back the index the call leaves on the
-// device (an output size, the first unsorted position), so it waits for the stream.
+// Runs a call for the convenience forms with temporary storage from corank's pool, stream-
+// ordered: run_from_pool hands the multiway dispatcher a pool_storage, which it asks for the
+// bytes of the layout it computed; run_two_phase runs a two-phase (CUB-style) call: query,
+// allocate, run, free. Neither synchronizes; run_two_phase_for_result also reads back the
+// index the call leaves on the device (an output size, the first unsorted position), so it
+// waits for the stream.
 
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/temporary_pool.hpp>
@@ -14,6 +16,45 @@
 #include <string>
 
 namespace corank::detail {
+
+// A convenience call's temporary storage, as a storage source of the multiway dispatcher
+// (temporary_arena.hpp): the bytes the layout asks for, allocated from corank's pool once the
+// layout is computed (so it is computed once per call), and freed in stream order by
+// release(), or when it goes (an exception on the way).
+class pool_storage {
+ public:
+  explicit pool_storage(cudaStream_t stream) : stream_(stream) {}
+  pool_storage(const pool_storage&) = delete;
+  pool_storage& operator=(const pool_storage&) = delete;
+  ~pool_storage() { release(); }
+
+  bool runs() const { return true; }
+  cudaError_t provide(std::size_t bytes, char*& base) {
+    void* memory = nullptr;
+    const cudaError_t e = allocate_temporary(&memory, bytes, stream_);
+    memory_ = memory;
+    base = static_cast<char*>(memory);
+    return e;
+  }
+  cudaError_t release() {
+    void* memory = memory_;
+    memory_ = nullptr;
+    return memory == nullptr ? cudaSuccess : cudaFreeAsync(memory, stream_);
+  }
+
+ private:
+  cudaStream_t stream_;
+  void* memory_ = nullptr;
+};
+
+// A convenience call on `dispatcher(storage)` with storage from the pool: runs, frees in stream
+// order, throws any error of either with `context`; does not synchronize.
+template <class Dispatcher>
+void run_from_pool(const char* context, cudaStream_t stream, Dispatcher dispatcher) {
+  pool_storage storage(stream);
+  CORANK_TRY(dispatcher(storage), context);
+  CORANK_TRY(storage.release(), context);
+}
 
 // Convenience forms check first, so that a bad argument gets a sentence, not just a code.
 template <class Args>

@@ -132,6 +132,36 @@ cudaError_t run_join(void* temp_storage, const join_layout& layout, Left left, i
   return cudaPeekAtLastError();
 }
 
+// sorted_join_offsets's passes: the bounds (the lower ones into the caller's lower_out), the
+// prefix sums into offsets_out, and the count.
+template <class Left, class Right, class Compare>
+cudaError_t run_join_offsets(void* temp_storage, const join_layout& layout, Left left, index_t m, Right right,
+                             index_t n, index_t* lower, index_t* offsets, index_t* count_out, Compare comp,
+                             cudaStream_t stream, strategy kind) {
+  char* base = static_cast<char*>(temp_storage);
+  auto* upper = reinterpret_cast<index_t*>(base + layout.upper_at);
+  auto* words = reinterpret_cast<index_t*>(base + layout.words_at);
+  void* search = base + layout.search_at;
+  std::size_t search_bytes = layout.search_bytes;
+  if (const cudaError_t e = device::sorted_lower_bound(search, search_bytes, right, n, left, m, lower, words + 0,
+                                                       comp, stream, kind);
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = device::sorted_upper_bound(search, search_bytes, right, n, left, m, upper, words + 1,
+                                                       comp, stream, kind);
+      e != cudaSuccess)
+    return e;
+  const auto counts =
+      thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), match_count{lower, upper, m});
+  std::size_t scan_bytes = layout.scan_bytes;
+  if (const cudaError_t e =
+          cub::DeviceScan::ExclusiveSum(base + layout.scan_at, scan_bytes, counts, offsets, m + 1, stream);
+      e != cudaSuccess)
+    return e;
+  join_count_kernel<<<1, 1, 0, stream>>>(count_out, words, 2, offsets, m);
+  return cudaPeekAtLastError();
+}
+
 template <class Left, class Right>
 const char* join_argument_error(const Left& left, index_t m, const Right& right, index_t n) {
   if (m < 0 || n < 0) return "a size is negative";
@@ -194,6 +224,72 @@ cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Lef
   return detail::run_join(temp_storage, layout, l, m, r, n, pairs, &expansion, count_out, comp, stream, kind);
 }
 
+template <class Left, class Right, class Compare>
+cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_bytes, Left left, index_t m, Right right,
+                                index_t n, index_t* lower_out, index_t* offsets_out, index_t* count_out, Compare comp,
+                                cudaStream_t stream, strategy kind) {
+  const auto l = detail::unwrap_input(left);
+  const auto r = detail::unwrap_input(right);
+  // sorted_join_count's storage less its lower bounds and offsets, which are the caller's
+  // here: the upper bounds, the count words, the scan's and the searches' storage.
+  using no_expansion = detail::join_expansion<index_t*, index_t*>;
+  detail::join_layout full;
+  if (const cudaError_t e = detail::join_layout_for(l, m, r, n, 0, comp, stream, kind,
+                                                    static_cast<const no_expansion*>(nullptr), full);
+      e != cudaSuccess)
+    return e;
+  detail::join_layout layout = full;
+  layout.upper_at = 0;
+  layout.words_at = detail::align_up(std::size_t(m) * sizeof(index_t));
+  layout.scan_at = layout.words_at + detail::align_up(detail::join_words * sizeof(index_t));
+  layout.search_at = layout.scan_at + detail::align_up(layout.scan_bytes);
+  layout.bytes = layout.search_at + detail::align_up(layout.search_bytes);
+  if (temp_storage == nullptr) {
+    temp_storage_bytes = layout.bytes;
+    return cudaSuccess;
+  }
+  if (temp_storage_bytes < layout.bytes || count_out == nullptr || offsets_out == nullptr ||
+      (m > 0 && lower_out == nullptr) || detail::join_argument_error(l, m, r, n) != nullptr)
+    return cudaErrorInvalidValue;
+  return detail::run_join_offsets(temp_storage, layout, l, m, r, n, lower_out, offsets_out, count_out, comp, stream,
+                                  kind);
+}
+
+template <class LeftOut, class RightOut>
+cudaError_t sorted_join_expand(void* temp_storage, std::size_t& temp_storage_bytes, const index_t* lower,
+                               const index_t* offsets, index_t m, index_t pairs, LeftOut left_out, RightOut right_out,
+                               index_t* count_out, cudaStream_t stream, strategy kind) {
+  if (m < 0 || pairs < 0) return cudaErrorInvalidValue;
+  auto expansion = detail::expansion_of(left_out, right_out);
+  expansion.lower = lower;
+  expansion.offsets = offsets;
+  const thrust::counting_iterator<index_t> positions(0);
+  std::size_t search_bytes = 0;
+  index_t* none = nullptr;
+  if (const cudaError_t e = device::sorted_upper_bound(nullptr, search_bytes, offsets, m, positions, pairs, expansion,
+                                                       none, corank::less{}, stream, kind);
+      e != cudaSuccess)
+    return e;
+  // The search's count word, then its storage.
+  const std::size_t search_at = detail::align_up(sizeof(index_t));
+  if (temp_storage == nullptr) {
+    temp_storage_bytes = search_at + detail::align_up(search_bytes);
+    return cudaSuccess;
+  }
+  if (temp_storage_bytes < search_at + search_bytes || offsets == nullptr || (m > 0 && lower == nullptr) ||
+      (pairs > 0 && (detail::is_null(expansion.left) || detail::is_null(expansion.right))))
+    return cudaErrorInvalidValue;
+  auto* word = static_cast<index_t*>(temp_storage);
+  if (const cudaError_t e =
+          device::sorted_upper_bound(static_cast<char*>(temp_storage) + search_at, search_bytes, offsets, m, positions,
+                                     pairs, expansion, word, corank::less{}, stream, kind);
+      e != cudaSuccess)
+    return e;
+  if (count_out == nullptr) return cudaSuccess;
+  detail::join_count_kernel<<<1, 1, 0, stream>>>(count_out, word, 1, offsets, m);
+  return cudaPeekAtLastError();
+}
+
 }  // namespace device
 
 template <class Left, class Right, class Compare>
@@ -217,16 +313,34 @@ std::pair<LeftOut, RightOut> sorted_join(Left left_first, Left left_last, Right 
                                          LeftOut left_out, RightOut right_out, Compare comp, cudaStream_t stream,
                                          strategy kind) {
   constexpr const char* name = "corank::sorted_join";
-  const index_t pairs = sorted_join_count(left_first, left_last, right_first, right_last, comp, stream, kind);
+  const index_t m = left_last - left_first, n = right_last - right_first;
+  if (const char* problem = detail::join_argument_error(detail::unwrap_input(left_first), m,
+                                                        detail::unwrap_input(right_first), n)) {
+    throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": " + problem);
+  }
+  // The lower bounds and the offsets live from the count to the expansion: computed once.
+  void* kept = nullptr;
+  CORANK_TRY(detail::allocate_temporary(&kept, std::size_t(2 * m + 1) * sizeof(index_t), stream), name);
+  struct release {
+    void* memory;
+    cudaStream_t stream;
+    ~release() { cudaFreeAsync(memory, stream); }
+  } const guard{kept, stream};
+  index_t* lower = static_cast<index_t*>(kept);
+  index_t* offsets = lower + m;
+  const index_t pairs = detail::run_two_phase_for_result(name, stream, [&](void* temp, std::size_t& bytes, index_t* c) {
+    return device::sorted_join_offsets(temp, bytes, left_first, m, right_first, n, lower, offsets, c, comp, stream,
+                                       kind);
+  });
+  if (pairs < 0) throw unsorted_input(name);
   if (pairs > 0 && (detail::is_null(detail::unwrap(left_out)) || detail::is_null(detail::unwrap(right_out)))) {
     throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": an output is a null pointer with a nonzero size");
   }
-  const index_t m = left_last - left_first, n = right_last - right_first;
-  const index_t count = detail::run_two_phase_for_result(name, stream, [&](void* temp, std::size_t& bytes, index_t* c) {
-    return device::sorted_join(temp, bytes, left_first, m, right_first, n, pairs, left_out, right_out, c, comp, stream,
-                               kind);
+  detail::run_two_phase(name, stream, [&](void* temp, std::size_t& bytes, index_t*) {
+    return device::sorted_join_expand(temp, bytes, static_cast<const index_t*>(lower),
+                                      static_cast<const index_t*>(offsets), m, pairs, left_out, right_out,
+                                      static_cast<index_t*>(nullptr), stream, kind);
   });
-  if (count < 0) throw unsorted_input(name);
   return {left_out + pairs, right_out + pairs};
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// Bodies of merge_runs.cuh: the runs described, then the passes (multiway_dispatch.cuh).
+// Bodies of merge_runs.cuh: the arguments built, then the multiway dispatcher
+// (multiway_dispatch.cuh).
 
 #include <corank/detail/iterators.hpp>
+#include <corank/detail/multiway_args.hpp>
 #include <corank/detail/multiway_dispatch.cuh>
 #include <corank/detail/temporary_pool.hpp>
 #include <corank/detail/two_phase.hpp>
@@ -13,120 +15,46 @@
 namespace corank {
 namespace detail {
 
-// The passes over runs whose positions in the output are `relative` (runs + 1 entries);
-// `keys` and `values` read the first pass's input. Value is `unused` for keys only.
-template <class KeyRuns, class ValueRuns, class Key, class Value, class Compare>
-cudaError_t merge_run_passes(temporary_arena& temp, const KeyRuns& keys, const ValueRuns& values,
-                             const index_t* relative, index_t runs, index_t size, Key* keys_out, Value* values_out,
-                             Compare comp, cudaStream_t stream) {
-  pass_plan plan = plan_passes(runs);
-  if (plan.passes == 0) plan = {1, 1};  // one run: a copy, by the same tiles
-  const int stages = plan.passes;
-  Key* key_buffer = stages > 1 ? temp.take<Key>(size) : nullptr;
-  Value* value_buffer = nullptr;
-  if constexpr (is_used_v<Value>) value_buffer = stages > 1 ? temp.take<Value>(size) : nullptr;
-  const std::size_t start = temp.used;
-  cudaError_t e = cudaSuccess;
-  if constexpr (is_used_v<Value>) {
-    e = merge_groups(temp, keys, values, relative, runs, size, plan.group, stage_output(stages, 0, keys_out, key_buffer),
-                     stage_output(stages, 0, values_out, value_buffer), comp, stream);
-  } else {
-    e = merge_groups(temp, keys, unused{}, relative, runs, size, plan.group,
-                     stage_output(stages, 0, keys_out, key_buffer), unused{}, comp, stream);
-  }
-  if (e != cudaSuccess) return e;
-  const std::size_t high = temp.used;
-  temp.used = start;  // the first pass's samples are dead once it has run
-  e = later_passes(temp, plan, stages, 0, 1, relative, runs, size, keys_out, key_buffer, values_out, value_buffer,
-                   comp, stream);
-  temp.used = temp.used > high ? temp.used : high;
-  return e;
-}
-
-// What is wrong with a k-way merge's sizes, or nullptr; pointers are checked in a run only.
-inline const char* merge_runs_size_error(index_t runs, index_t size) {
-  if (runs < 0) return "the number of runs is negative";
-  if (size < 0) return "the size is negative";
-  if (runs >= index_t(std::numeric_limits<int>::max()) * max_group) return "too many runs";
-  return nullptr;
-}
-
-template <class KeysIn, class ValuesIn, class Offsets, class KeysOut, class ValuesOut, class Compare>
-cudaError_t merge_runs_two_phase(void* temp_storage, std::size_t& temp_storage_bytes, KeysIn keys_in,
-                                 ValuesIn values_in, Offsets offsets, index_t runs, index_t size, KeysOut keys_out,
-                                 ValuesOut values_out, Compare comp, cudaStream_t stream) {
-  if (merge_runs_size_error(runs, size)) return cudaErrorInvalidValue;
-  const auto in = unwrap_input(keys_in);
-  const auto offsets_in = unwrap_input(offsets);
-  auto out = contiguous_output(keys_out);
-  if (temp_storage != nullptr) {
-    if (runs > 0 && is_null(offsets_in)) return cudaErrorInvalidValue;
-    if (size > 0 && (is_null(in) || is_null(out))) return cudaErrorInvalidValue;
-  }
-  auto stages = [&](temporary_arena& temp, auto values, auto values_to) -> cudaError_t {
-    if (size == 0 || runs == 0) return cudaSuccess;
-    index_t* absolute = temp.take<index_t>(runs + 1);
-    index_t* relative = temp.take<index_t>(runs + 1);
-    if (temp.runs()) launch_caller_offsets(offsets_in, runs, size, absolute, relative, stream);
-    const contiguous_runs<std::remove_const_t<decltype(in)>> key_runs{in, absolute};
-    if constexpr (is_used_v<decltype(values)>) {
-      return merge_run_passes(temp, key_runs, contiguous_runs<decltype(values)>{values, absolute}, relative, runs,
-                              size, out, values_to, comp, stream);
-    } else {
-      return merge_run_passes(temp, key_runs, unused{}, relative, runs, size, out, values_to, comp, stream);
-    }
-  };
+// A k-way merge's arguments over runs by offsets: iterators unwrapped, outputs as raw
+// pointers (contiguous_output); Values `unused`: keys only.
+template <class KeysIn, class ValuesIn, class Offsets, class KeysOut, class ValuesOut>
+auto make_offset_runs_args(KeysIn keys_in, ValuesIn values_in, Offsets offsets, index_t runs, index_t size,
+                           KeysOut keys_out, ValuesOut values_out) {
+  using keys_t = decltype(unwrap_input(keys_in));
+  using offsets_t = decltype(unwrap_input(offsets));
   if constexpr (is_used_v<ValuesIn>) {
-    const auto values = unwrap_input(values_in);
-    auto values_to = contiguous_output(values_out);
-    if (temp_storage != nullptr && size > 0 && (is_null(values) || is_null(values_to))) return cudaErrorInvalidValue;
-    return run_in_arena(temp_storage, temp_storage_bytes,
-                        [&](temporary_arena& temp) { return stages(temp, values, values_to); });
+    using values_t = decltype(unwrap_input(values_in));
+    return make_multiway_args(
+        offset_runs_input<keys_t, values_t, offsets_t>{unwrap_input(keys_in), unwrap_input(values_in),
+                                                        unwrap_input(offsets)},
+        runs, size, contiguous_output(keys_out), contiguous_output(values_out));
   } else {
-    return run_in_arena(temp_storage, temp_storage_bytes, [&](temporary_arena& temp) {
-      return stages(temp, unused{}, static_cast<unused*>(nullptr));
-    });
+    return make_multiway_args(
+        offset_runs_input<keys_t, unused, offsets_t>{unwrap_input(keys_in), unused{}, unwrap_input(offsets)}, runs,
+        size, contiguous_output(keys_out), static_cast<unused*>(nullptr));
   }
 }
 
-template <class Key, class Value, class Sizes, class KeysOut, class ValuesOut, class Compare>
-cudaError_t merge_run_list_two_phase(void* temp_storage, std::size_t& temp_storage_bytes, const Key* const* run_keys,
-                                     const Value* const* run_values, Sizes run_sizes, index_t runs, index_t size,
-                                     KeysOut keys_out, ValuesOut values_out, Compare comp, cudaStream_t stream) {
-  if (merge_runs_size_error(runs, size)) return cudaErrorInvalidValue;
-  const auto sizes = unwrap_input(run_sizes);
-  auto out = contiguous_output(keys_out);
-  constexpr bool with_values = !std::is_same_v<Value, unused>;
-  if (temp_storage != nullptr) {
-    if (runs > 0 && (run_keys == nullptr || is_null(sizes))) return cudaErrorInvalidValue;
-    if (size > 0 && is_null(out)) return cudaErrorInvalidValue;
-    if (with_values && runs > 0 && run_values == nullptr) return cudaErrorInvalidValue;
+// A k-way merge's arguments over a list of runs (device arrays); Value `unused`: keys only.
+template <class Key, class Value, class Sizes, class KeysOut, class ValuesOut>
+auto make_run_list_args(const Key* const* run_keys, const Value* const* run_values, Sizes run_sizes, index_t runs,
+                        index_t size, KeysOut keys_out, ValuesOut values_out) {
+  using sizes_t = decltype(unwrap_input(run_sizes));
+  const run_list_input<Key, Value, sizes_t> input{run_keys, run_values, unwrap_input(run_sizes)};
+  if constexpr (is_used_v<Value>) {
+    return make_multiway_args(input, runs, size, contiguous_output(keys_out), contiguous_output(values_out));
+  } else {
+    return make_multiway_args(input, runs, size, contiguous_output(keys_out), static_cast<unused*>(nullptr));
   }
-  auto values_to = [&] {
-    if constexpr (with_values) {
-      return contiguous_output(values_out);
-    } else {
-      return static_cast<unused*>(nullptr);
-    }
-  }();
-  if constexpr (with_values) {
-    if (temp_storage != nullptr && size > 0 && is_null(values_to)) return cudaErrorInvalidValue;
-  }
-  return run_in_arena(temp_storage, temp_storage_bytes, [&](temporary_arena& temp) -> cudaError_t {
-    if (size == 0 || runs == 0) return cudaSuccess;
-    index_t* relative = temp.take<index_t>(runs + 1);
-    // Negative sizes count as empty runs and the sums stop at `size`: runs within the output
-    // whatever the device's sizes hold.
-    if (temp.runs())
-      launch_exclusive_sums(listed_size<std::remove_const_t<decltype(sizes)>>{sizes}, runs, relative, stream, size);
-    if constexpr (with_values) {
-      return merge_run_passes(temp, listed_runs<Key>{run_keys}, listed_runs<Value>{run_values}, relative, runs, size,
-                              out, values_to, comp, stream);
-    } else {
-      return merge_run_passes(temp, listed_runs<Key>{run_keys}, unused{}, relative, runs, size, out, values_to, comp,
-                              stream);
-    }
-  });
+}
+
+// A convenience k-way merge: checked, then run with storage from the pool; returns without waiting.
+template <class Args, class Compare>
+void run_merge_runs(const char* context, const Args& args, Compare comp, cudaStream_t stream) {
+  if (const char* problem = multiway_argument_error(args, true))
+    throw cuda_error(cudaErrorInvalidValue, std::string(context) + ": " + problem);
+  run_from_pool(context, stream,
+                [&](pool_storage& storage) { return dispatch_multiway(storage, args, comp, stream); });
 }
 
 inline void throw_on_bad_runs(const char* context, index_t runs, index_t size, bool null_input, bool null_output) {
@@ -171,11 +99,12 @@ void run_merge_run_list(const char* context, const Key* const* run_keys, const V
     e = cudaMemcpyAsync(values_on_device, run_values, list_bytes, cudaMemcpyHostToDevice, stream);
   if (e == cudaSuccess) {
     try {
-      run_two_phase(context, stream, [&](void* temp, std::size_t& bytes, index_t*) {
-        return merge_run_list_two_phase(temp, bytes, keys_on_device, with_values ? values_on_device : nullptr,
+      run_merge_runs(context,
+                     make_run_list_args(static_cast<const Key* const*>(keys_on_device),
+                                        static_cast<const Value* const*>(with_values ? values_on_device : nullptr),
                                         static_cast<const index_t*>(sizes_on_device), runs, size, keys_out,
-                                        values_out, comp, stream);
-      });
+                                        values_out),
+                     comp, stream);
     } catch (...) {
       cudaFreeAsync(lists, stream);
       throw;
@@ -193,33 +122,39 @@ namespace device {
 template <class KeysIn, class Offsets, class KeysOut, class Compare>
 cudaError_t merge_runs(void* temp_storage, std::size_t& temp_storage_bytes, KeysIn keys_in, Offsets offsets,
                        index_t runs, index_t size, KeysOut keys_out, Compare comp, cudaStream_t stream) {
-  return detail::merge_runs_two_phase(temp_storage, temp_storage_bytes, keys_in, detail::unused{}, offsets, runs,
-                                      size, keys_out, detail::unused{}, comp, stream);
+  return detail::dispatch_multiway(
+      temp_storage, temp_storage_bytes,
+      detail::make_offset_runs_args(keys_in, detail::unused{}, offsets, runs, size, keys_out, detail::unused{}), comp,
+      stream);
 }
 
 template <class KeysIn, class ValuesIn, class Offsets, class KeysOut, class ValuesOut, class Compare>
 cudaError_t merge_runs_by_key(void* temp_storage, std::size_t& temp_storage_bytes, KeysIn keys_in,
                               ValuesIn values_in, Offsets offsets, index_t runs, index_t size, KeysOut keys_out,
                               ValuesOut values_out, Compare comp, cudaStream_t stream) {
-  return detail::merge_runs_two_phase(temp_storage, temp_storage_bytes, keys_in, values_in, offsets, runs, size,
-                                      keys_out, values_out, comp, stream);
+  return detail::dispatch_multiway(
+      temp_storage, temp_storage_bytes,
+      detail::make_offset_runs_args(keys_in, values_in, offsets, runs, size, keys_out, values_out), comp, stream);
 }
 
 template <class Key, class Sizes, class KeysOut, class Compare>
 cudaError_t merge_run_list(void* temp_storage, std::size_t& temp_storage_bytes, const Key* const* run_keys,
                            Sizes run_sizes, index_t runs, index_t size, KeysOut keys_out, Compare comp,
                            cudaStream_t stream) {
-  return detail::merge_run_list_two_phase(temp_storage, temp_storage_bytes, run_keys,
-                                          static_cast<const detail::unused* const*>(nullptr), run_sizes, runs, size,
-                                          keys_out, detail::unused{}, comp, stream);
+  return detail::dispatch_multiway(temp_storage, temp_storage_bytes,
+                                   detail::make_run_list_args(run_keys,
+                                                              static_cast<const detail::unused* const*>(nullptr),
+                                                              run_sizes, runs, size, keys_out, detail::unused{}),
+                                   comp, stream);
 }
 
 template <class Key, class Value, class Sizes, class KeysOut, class ValuesOut, class Compare>
 cudaError_t merge_run_list_by_key(void* temp_storage, std::size_t& temp_storage_bytes, const Key* const* run_keys,
                                   const Value* const* run_values, Sizes run_sizes, index_t runs, index_t size,
                                   KeysOut keys_out, ValuesOut values_out, Compare comp, cudaStream_t stream) {
-  return detail::merge_run_list_two_phase(temp_storage, temp_storage_bytes, run_keys, run_values, run_sizes, runs,
-                                          size, keys_out, values_out, comp, stream);
+  return detail::dispatch_multiway(
+      temp_storage, temp_storage_bytes,
+      detail::make_run_list_args(run_keys, run_values, run_sizes, runs, size, keys_out, values_out), comp, stream);
 }
 
 }  // namespace device
@@ -227,13 +162,10 @@ cudaError_t merge_run_list_by_key(void* temp_storage, std::size_t& temp_storage_
 template <class KeysIn, class Offsets, class KeysOut, class Compare>
 KeysOut merge_runs(KeysIn keys_in, Offsets offsets, index_t runs, index_t size, KeysOut keys_out, Compare comp,
                    cudaStream_t stream) {
-  constexpr const char* context = "corank::merge_runs";
-  detail::throw_on_bad_runs(context, runs, size,
-                            (runs > 0 && detail::is_null(offsets)) || (size > 0 && detail::is_null(keys_in)),
-                            size > 0 && detail::is_null(detail::unwrap(keys_out)));
-  detail::run_two_phase(context, stream, [&](void* temp, std::size_t& bytes, index_t*) {
-    return device::merge_runs(temp, bytes, keys_in, offsets, runs, size, keys_out, comp, stream);
-  });
+  detail::run_merge_runs(
+      "corank::merge_runs",
+      detail::make_offset_runs_args(keys_in, detail::unused{}, offsets, runs, size, keys_out, detail::unused{}), comp,
+      stream);
   return keys_out + size;
 }
 
@@ -241,16 +173,9 @@ template <class KeysIn, class ValuesIn, class Offsets, class KeysOut, class Valu
 std::pair<KeysOut, ValuesOut> merge_runs_by_key(KeysIn keys_in, ValuesIn values_in, Offsets offsets, index_t runs,
                                                 index_t size, KeysOut keys_out, ValuesOut values_out, Compare comp,
                                                 cudaStream_t stream) {
-  constexpr const char* context = "corank::merge_runs_by_key";
-  detail::throw_on_bad_runs(
-      context, runs, size,
-      (runs > 0 && detail::is_null(offsets)) ||
-          (size > 0 && (detail::is_null(keys_in) || detail::is_null(values_in))),
-      size > 0 && (detail::is_null(detail::unwrap(keys_out)) || detail::is_null(detail::unwrap(values_out))));
-  detail::run_two_phase(context, stream, [&](void* temp, std::size_t& bytes, index_t*) {
-    return device::merge_runs_by_key(temp, bytes, keys_in, values_in, offsets, runs, size, keys_out, values_out, comp,
-                                     stream);
-  });
+  detail::run_merge_runs("corank::merge_runs_by_key",
+                         detail::make_offset_runs_args(keys_in, values_in, offsets, runs, size, keys_out, values_out),
+                         comp, stream);
   return {keys_out + size, values_out + size};
 }
 

@@ -48,6 +48,28 @@ struct join_counts {
   std::vector<index_t> offsets;
 };
 
+// Fills lower (m: each left element's lower bound in the right column) and offsets (m + 1: the
+// exclusive prefix sum of the match counts); returns the number of pairs, offsets[m].
+template <class Left, class Right, class Compare>
+index_t count_matches_into(const char* name, Left left_first, Left left_last, Right right_first, Right right_last,
+                           index_t* lower, index_t* offsets, Compare comp, unsigned threads) {
+  const index_t m = left_last - left_first;
+  if (m < 0 || right_last - right_first < 0) throw std::invalid_argument(std::string(name) + ": a size is negative");
+  const sorted_bound<false> lower_bounds{name};
+  const sorted_bound<true> upper_bounds{name};
+  lower_bounds(right_first, right_last, left_first, left_last, lower, comp, threads);
+  upper_bounds(right_first, right_last, left_first, left_last, offsets + 1, comp, threads);
+  // offsets[i + 1] holds upper bound i: in place, offsets[i + 1] = offsets[i] + upper - lower.
+  // An upper bound below its lower bound comes only from unsorted inputs.
+  offsets[0] = 0;
+  for (index_t i = 0; i < m; ++i) {
+    const index_t count = offsets[i + 1] - lower[i];
+    if (count < 0) throw unsorted_input(name);
+    offsets[i + 1] = offsets[i] + count;
+  }
+  return offsets[m];
+}
+
 template <class Left, class Right, class Compare>
 join_counts count_matches(const char* name, Left left_first, Left left_last, Right right_first, Right right_last,
                           Compare comp, unsigned threads) {
@@ -56,35 +78,30 @@ join_counts count_matches(const char* name, Left left_first, Left left_last, Rig
   join_counts c;
   c.lower.resize(std::size_t(m));
   c.offsets.resize(std::size_t(m) + 1);
-  const sorted_bound<false> lower{name};
-  const sorted_bound<true> upper{name};
-  lower(right_first, right_last, left_first, left_last, c.lower.data(), comp, threads);
-  upper(right_first, right_last, left_first, left_last, c.offsets.data() + 1, comp, threads);
-  // offsets[i + 1] holds upper bound i: in place, offsets[i + 1] = offsets[i] + upper - lower.
-  // An upper bound below its lower bound comes only from unsorted inputs.
-  c.offsets[0] = 0;
-  for (std::size_t i = 0; i < std::size_t(m); ++i) {
-    const index_t count = c.offsets[i + 1] - c.lower[i];
-    if (count < 0) throw unsorted_input(name);
-    c.offsets[i + 1] = c.offsets[i] + count;
-  }
+  count_matches_into(name, left_first, left_last, right_first, right_last, c.lower.data(), c.offsets.data(), comp,
+                     threads);
   return c;
 }
 
-// The pairs the counts give (offsets.back() of them) to left_out and right_out.
+// The pairs that m lower bounds and m + 1 offsets give (offsets[m] of them) to left_out and
+// right_out.
 template <class LeftOut, class RightOut>
-void write_pairs(const char* name, const join_counts& c, LeftOut left_out, RightOut right_out, unsigned threads) {
-  const index_t pairs = c.offsets.back();
+void write_pairs(const char* name, const index_t* lower, const index_t* offsets, index_t m, LeftOut left_out,
+                 RightOut right_out, unsigned threads) {
+  const index_t pairs = offsets[m];
   if (pairs > 0 && (corank::detail::is_null(left_out) || corank::detail::is_null(right_out))) {
     throw std::invalid_argument(std::string(name) + ": an output is a null pointer with a nonzero size");
   }
   // The offsets are sorted, and so are the positions: the expansion's search never finds
   // them unsorted.
-  const corank::detail::join_expansion<LeftOut, RightOut> expansion{left_out, right_out, c.lower.data(),
-                                                                    c.offsets.data()};
-  const index_t m = index_t(c.lower.size());
-  sorted_bound<true>{name}(c.offsets.data(), c.offsets.data() + m, corank::detail::counting_index{0},
+  const corank::detail::join_expansion<LeftOut, RightOut> expansion{left_out, right_out, lower, offsets};
+  sorted_bound<true>{name}(offsets, offsets + m, corank::detail::counting_index{0},
                            corank::detail::counting_index{pairs}, expansion, corank::less{}, threads);
+}
+
+template <class LeftOut, class RightOut>
+void write_pairs(const char* name, const join_counts& c, LeftOut left_out, RightOut right_out, unsigned threads) {
+  write_pairs(name, c.lower.data(), c.offsets.data(), index_t(c.lower.size()), left_out, right_out, threads);
 }
 
 }  // namespace detail

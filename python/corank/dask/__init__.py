@@ -14,10 +14,11 @@ the workers' GPUs for CuPy chunks).
     set_intersection_paired    the intersection with both sides' values
     path_splits                the distributed co-rank: where given diagonals cut the inputs
 
-Each call finds at once where the output's partitions start in the inputs (a few small
-computes, docs/design.md, section 12d) and returns a Dask array whose partitions are computed
-when you compute it. Needs dask[array] (pip install corank[dask]); any scheduler runs it:
-distributed, dask-cuda's for GPU workers, or Dask's local threads.
+Each call reads a sample of the chunks' keys at once (one small compute; more only where runs
+of equal keys hide a cut from the samples: docs/design.md, "corank.dask") and returns a Dask
+array whose partitions, computed when you compute it, each find their exact cuts in the
+elements around them and make one corank call. Needs dask[array] (pip install corank[dask]);
+any scheduler runs it: distributed, dask-cuda's for GPU workers, or Dask's local threads.
 """
 
 try:
@@ -28,7 +29,7 @@ except ImportError as error:  # pragma: no cover
 import numpy as np
 
 from .. import _arrays
-from . import _chunks, _graph
+from . import _chunks, _co_rank, _graph
 from ._co_rank import path_splits as _path_splits
 
 __all__ = [
@@ -42,8 +43,8 @@ _COMMON = """
         each sorted ascending across its chunks (floats: NaNs last), chunks of any sizes (empty
         and unknown ones too). Chunks are NumPy (the partitions run on the workers' CPU threads)
         or CuPy (on the workers' GPUs), one kind for every array of a call. NumPy and CuPy
-        arrays and lists are taken as one-chunk Dask arrays. The inputs are read several times
-        (samples, search rounds, the result): persist computed inputs first (a.persist()).
+        arrays and lists are taken as one-chunk Dask arrays. The inputs are read more than once
+        (the samples, the result): persist computed inputs first (a.persist()).
     npartitions : output partitions; default: about as many as make them the size of the
         inputs' largest chunk.
     assume_sorted : skip the check across chunks (each chunk's first key not before the last
@@ -199,22 +200,17 @@ def _run(function, name, a, b, values_a=None, values_b=None, *, paired=False, np
     parts = int(npartitions) if npartitions is not None else -(-total // largest)
     parts = max(1, min(parts, total))
     k = np.arange(parts + 1, dtype=np.int64) * total // parts
-    reader = _chunks.Reader(A, B)
-    split_a, split_b = _path_splits(k, A.side, B.side, reader.fetch, reader.count, function != "merge")
-    # Unsorted input under assume_sorted: the windows must still be ranges (the splits are
-    # within the inputs already).
-    split_a = np.maximum.accumulate(split_a)
-    split_b = np.maximum.accumulate(split_b)
+    cuts = _plan(k, A.side, B.side, function != "merge", _chunks.Reader(A, B))
 
     kwargs = {"threads": int(threads), "copy": True}
-    layer, graph, keys = _graph.partitions(function, inputs + [None] * (4 - len(inputs)), split_a, split_b, kwargs)
+    layer, graph, keys = _graph.partitions(function, inputs + [None] * (4 - len(inputs)), cuts, kwargs)
     if count_only:
         return int(sum(_graph.compute_all(layer, graph, keys)))
     if function == "merge":
         chunks = np.diff(k).tolist()
     elif compute_chunk_sizes:
         count_function = "set_intersection" if paired else function
-        counted = _graph.partitions(count_function + "_count", inputs[:2] + [None, None], split_a, split_b, kwargs)
+        counted = _graph.partitions(count_function + "_count", inputs[:2] + [None, None], cuts, kwargs)
         chunks = [int(c) for c in _graph.compute_all(*counted)]
     else:
         chunks = [np.nan] * parts
@@ -225,6 +221,27 @@ def _run(function, name, a, b, values_a=None, values_b=None, *, paired=False, np
             outputs[-1] = ("values-a",) + outputs[-1][1:]
             outputs.append(("values-b", inputs[3].array.dtype, inputs[3].array._meta))
     return _graph.arrays(layer, graph, keys, outputs, chunks)
+
+
+def _plan(k, a, b, balanced, reader):
+    """The Cuts of diagonals k of Sides a and b. Those whose regions (_co_rank.regions) hold at
+    most LOCAL elements a side are left to the partitions beside them; the first and the last,
+    the merge path's that the samples settle, and those with wider regions are settled here
+    (the last by the search's rounds; reader: its callbacks)."""
+    total = a.size + b.size
+    lo, hi, a0, a1, b0, b1 = _co_rank.regions(k, a, b, balanced)
+    i, j = lo.copy(), k - lo
+    ends = (k == 0) | (k == total)
+    i[ends] = np.where(k[ends] == 0, 0, a.size)
+    j[ends] = np.where(k[ends] == 0, 0, b.size)
+    settled = ends | ((lo == hi) & (not balanced))
+    wide = ~settled & ((a1 - a0 > _co_rank.LOCAL) | (b1 - b0 > _co_rank.LOCAL))
+    if wide.any():
+        i[wide], j[wide] = _path_splits(k[wide], a, b, reader.fetch, reader.count, balanced)
+        settled |= wide
+    lo, hi, a0, a1 = (np.where(settled, i, x) for x in (lo, hi, a0, a1))
+    b0, b1 = (np.where(settled, j, x) for x in (b0, b1))
+    return _graph.Cuts(k, lo, hi, a0, a1, b0, b1, settled)
 
 
 def _sorted_flags(name, assume_sorted, check_sorted):

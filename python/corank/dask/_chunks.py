@@ -7,7 +7,7 @@ back."""
 import operator
 
 import numpy as np
-from dask.base import compute, tokenize
+from dask.base import compute, get_scheduler, tokenize
 from dask.delayed import Delayed
 from dask.highlevelgraph import HighLevelGraph
 
@@ -85,6 +85,7 @@ class Input:
         self.array, self.what, self.keys = array, what, keys
         self.kind = None
         self.offsets = None  # int64, blocks + 1
+        self.workers = None  # per block, the address of the worker that held it (None: no distributed worker)
         self.side = None
 
     @property
@@ -131,7 +132,34 @@ def describe(name, inputs, check_sorted, assume_sorted):
                              x.array.dtype)
             if not assume_sorted:
                 _check_sorted(name, x, summaries)
+    _locate(inputs)
     return inputs
+
+
+def _locate(inputs):
+    """Each Input's workers: per block, the distributed worker that holds its chunk (the
+    scheduler's who_has, a round trip to the scheduler alone), None where none holds it yet
+    (a chunk computed with the result); all LOCAL under Dask's local schedulers, where every
+    chunk is in this process."""
+    client = None
+    try:
+        from distributed import default_client
+        client = default_client()
+        if get_scheduler() != client.get:
+            client = None
+    except (ImportError, ValueError):
+        pass
+    if client is None:
+        for x in inputs:
+            x.workers = [LOCAL] * x.array.numblocks[0]
+        return
+    keys = [(x.array.name, block) for x in inputs for block in range(x.array.numblocks[0])]
+    held = client.sync(client.scheduler.who_has, keys=keys)
+    for x in inputs:
+        x.workers = [min(held.get((x.array.name, block)) or (None,), key=str) for block in range(x.array.numblocks[0])]
+
+
+LOCAL = "local"  # a chunk in this process (Dask's local schedulers)
 
 
 def _check_sorted(name, x, summaries):
@@ -203,11 +231,13 @@ class Reader:
         return out
 
 
-def window_pieces(x, start, end, layer, tasks):
-    """The keys of x[start:end]'s pieces, one per block it touches: the block's own key where it
-    is taken whole, else a slice task added to `tasks` (it runs where the block is, so only the
-    piece moves)."""
-    pieces = []
+def window_pieces(x, start, end, layer, tasks, here):
+    """The keys of x[start:end]'s pieces, one per block it touches, and each piece's [lo, hi)
+    in it. A block held where the partition runs (here(worker): the worker that holds the most
+    of the partition's windows) is passed whole, sliced by the partition's task; a piece of any
+    other block is a slice task added to `tasks` (it runs where the block is, so only the piece
+    moves)."""
+    pieces, bounds = [], []
     first = int(np.searchsorted(x.offsets, start, side="right")) - 1
     for block in range(max(first, 0), len(x.offsets) - 1):
         begin, stop = int(x.offsets[block]), int(x.offsets[block + 1])
@@ -216,10 +246,12 @@ def window_pieces(x, start, end, layer, tasks):
         lo, hi = max(start, begin) - begin, min(end, stop) - begin
         if hi <= lo:
             continue
-        if lo == 0 and hi == stop - begin:
+        if (lo == 0 and hi == stop - begin) or (x.workers[block] is not None and here(x.workers[block])):
             pieces.append((x.array.name, block))
+            bounds.append((lo, hi))
         else:
-            key = (layer, x.what, start, block)
+            key = (layer, x.what, start, end, block)
             tasks[key] = (operator.getitem, (x.array.name, block), slice(lo, hi))
             pieces.append(key)
-    return pieces
+            bounds.append((0, hi - lo))
+    return pieces, np.array(bounds, dtype=np.int64).reshape(-1, 2)

@@ -2,8 +2,11 @@
 somewhere else, is cut at given diagonals. It reads no chunk whole: the chunks' sizes and a
 sample of each chunk's keys (its first and last among them) first, then rounds that fetch the
 elements around each cut, then (balanced path, only for runs of equal keys longer than those
-rounds read) one round of per-chunk counts. Pure NumPy: the data comes through two callbacks,
-so the search is tested against single-array references without Dask (python/tests/test_dask.py)."""
+rounds read) one round of per-chunk counts. A call of corank.dask runs the rounds only for
+cuts whose regions (the elements around a cut that decide it, given the samples) are wide: the
+others each partition settles from the regions it receives (regions, settle). Pure NumPy: the
+data comes through two callbacks, so the search is tested against single-array references
+without Dask (python/tests/test_dask.py)."""
 
 from typing import NamedTuple
 
@@ -106,6 +109,78 @@ def path_splits(diagonals, a, b, fetch, count, balanced, samples=None):
         return i, k - i
     i, j = _balanced(k, i, key_a, key_b, a, b, count, read)
     return np.clip(i, 0, a.size), np.clip(j, 0, b.size)  # unsorted input: still within the inputs
+
+
+# A cut that the partitions beside it settle themselves: where the elements that decide its
+# split (its regions, below) hold at most LOCAL per side, they move to both partitions at little
+# cost, and the split needs no round trip to the workers. Wider regions (runs of equal keys
+# longer than the samples' gaps, or inputs sampled sparser than GAP) take the rounds first.
+LOCAL = 1 << 16
+
+
+def regions(diagonals, a, b, balanced):
+    """For each diagonal k: the range [lo, hi] of its merge-path co-rank that the sampled keys
+    leave (_narrow), and the regions A[a0, a1) and B[b0, b1) from which settle() finds its
+    split alone: int64 arrays lo, hi, a0, a1, b0, b1.
+
+    The merge path reads A[lo, hi) and B[k - hi, k - lo). The balanced path also reads the next
+    key K (A[i] or B[j]: A[hi] and B[k - lo] at most) and K's lower bound in A and lower and
+    upper bound in B, which a region gives where it starts after an element before K and (B's
+    upper bound) ends with one after K. K is not before A[lo - 1] nor B[k - hi - 1] (they precede
+    the split) and not after B[k - lo] (it does not), so a region that starts after a sampled
+    key before the sampled key at or before A[lo - 1] (B[k - hi - 1]), and ends after a sampled key
+    after the one at or after B[k - lo], holds them: about one gap between samples beyond the
+    range on each side, unless runs of equal keys span several."""
+    k = np.asarray(diagonals, dtype=np.int64)
+    m, n = a.size, b.size
+    lo, hi = _narrow(k, np.maximum(0, k - n), np.minimum(k, m), a, b)
+    if not balanced:
+        return lo, hi, lo, hi, k - hi, k - lo
+    return (lo, hi, _start_below(a, lo - 1), np.minimum(m, hi + 1), _start_below(b, k - hi - 1),
+            _end_above(b, k - lo))
+
+
+def _start_below(side, t):
+    """Per position t (negative: none), a start w <= max(t, 0) with w = 0 or side[w - 1] before
+    side[t] in sorted input: just after the last sampled key before the sampled key at or before
+    t."""
+    if len(side.known_at) == 0:
+        return np.zeros_like(t)
+    q = np.searchsorted(side.known_at, np.maximum(t, 0), side="right") - 1
+    r = np.searchsorted(side.known, side.known[q], side="left") - 1  # NaNs last, as less()
+    w = np.where(r >= 0, side.known_at[np.maximum(r, 0)] + 1, 0)
+    return np.where(t < 0, 0, np.clip(w, 0, np.maximum(t, 0)))
+
+
+def _end_above(side, t):
+    """Per position t >= 0, an end w > t (at most the size) with w = size or side[w - 1] after
+    side[t] in sorted input: just after the first sampled key after the sampled key at or after t."""
+    if len(side.known_at) == 0:
+        return np.zeros_like(t)
+    q = np.searchsorted(side.known_at, np.minimum(t, side.size - 1), side="left")
+    r = np.searchsorted(side.known, side.known[q], side="right")
+    w = np.where(r < len(side.known), side.known_at[np.minimum(r, len(side.known) - 1)] + 1, side.size)
+    return np.clip(w, np.minimum(t + 1, side.size), side.size)
+
+
+def settle(k, lo, hi, a0, b0, ra, rb, m, n, balanced):
+    """The split (i, j) of diagonal k (merge path, or balanced path) from its regions (regions()):
+    ra = A[a0, a1) and rb = B[b0, b1) as NumPy arrays, of inputs of m and n elements. Unsorted
+    input: a split within the regions."""
+    t = np.arange(hi - lo)
+    after = less(rb[k - 1 - lo - t - b0], ra[lo + t - a0])
+    i = lo + int(np.argmax(after)) if after.any() else hi
+    j = k - i
+    if not balanced or (i >= m and j >= n):
+        return i, j
+    key_a = ra[i - a0] if i < m else rb[j - b0]
+    key_b = rb[j - b0] if j < n else key_a
+    from_a = i < m and (j >= n or not less(key_b, key_a))
+    key = key_a if from_a else key_b
+    low_a = a0 + int(np.searchsorted(ra, key, "left"))  # NaNs last, as less()
+    low_b, up_b = (b0 + int(np.searchsorted(rb, key, side)) for side in ("left", "right"))
+    i, j = _balanced_split(i, j, from_a, low_a, low_b, up_b)
+    return int(i), int(j)
 
 
 def _merge_path(k, a, b, fetch, balanced, samples):
@@ -288,19 +363,25 @@ def _balanced(k, i, key_a, key_b, a, b, count, read):
     read = read[:, live]
     (low_a,), (low_b, up_b) = _bounds(key, ((a, (False,), read[:1]), (b, (False, True), read[1:])), count)
     il, jl = i[live], j[live]
-    a_run = np.minimum(il, low_a)
-    b_run = np.minimum(jl, low_b)
-    before = (il - a_run) + (jl - b_run)
-    a_copies = np.where(from_a[live], before, il - a_run)
+    out_i, out_j = i.copy(), j.copy()
+    out_i[live], out_j[live] = _balanced_split(il, jl, from_a[live], low_a, low_b, up_b)
+    return out_i, out_j
+
+
+def _balanced_split(i, j, from_a, low_a, low_b, up_b):
+    """balanced_split_from's arithmetic, vectorized: the balanced split of merge-path split
+    (i, j) whose next element (A's where from_a) has key K, from K's lower bound in A and
+    lower and upper bounds in B."""
+    a_run = np.minimum(i, low_a)
+    b_run = np.minimum(j, low_b)
+    before = (i - a_run) + (j - b_run)
+    a_copies = np.where(from_a, before, i - a_run)
     b_copies = np.minimum(up_b - b_run, before)
     half = (before + 1) // 2
     a_take = np.minimum(a_copies, np.maximum(half, before - b_copies))
     b_take = before - a_take
     a_take -= (a_take == b_take + 1) & (b_take < b_copies)  # keep A_r with its partner B_r
-    out_i, out_j = i.copy(), j.copy()
-    out_i[live] = np.where(before == 0, il, a_run + a_take)
-    out_j[live] = np.where(before == 0, jl, b_run + b_take)
-    return out_i, out_j
+    return np.where(before == 0, i, a_run + a_take), np.where(before == 0, j, b_run + b_take)
 
 
 def _bounds(keys, sides, count):
