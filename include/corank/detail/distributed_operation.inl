@@ -403,9 +403,9 @@ inline bool plan_in_order(const distributed_plan& plan) {
   return true;
 }
 
-// The stages a plan cuts moving pieces into (distributed_options::stages; 0: 4).
+// The stages a plan cuts moving pieces into (distributed_options::stages; 0: 1).
 inline int stages_of(const distributed_options& options) {
-  return options.stages > 0 ? std::min(options.stages, max_stages) : 4;
+  return options.stages > 0 ? std::min(options.stages, max_stages) : 1;
 }
 
 // Step 1: the plan.
