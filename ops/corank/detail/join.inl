@@ -336,11 +336,14 @@ std::pair<LeftOut, RightOut> sorted_join(Left left_first, Left left_last, Right 
   if (pairs > 0 && (detail::is_null(detail::unwrap(left_out)) || detail::is_null(detail::unwrap(right_out)))) {
     throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": an output is a null pointer with a nonzero size");
   }
-  detail::run_two_phase(name, stream, [&](void* temp, std::size_t& bytes, index_t*) {
+  // The expansion's search over the offsets is where unsorted inputs that the bounds did not
+  // reveal show (counts below zero: offsets that go backwards), so its count is read back too.
+  const index_t expanded = detail::run_two_phase_for_result(name, stream, [&](void* temp, std::size_t& bytes, index_t* c) {
     return device::sorted_join_expand(temp, bytes, static_cast<const index_t*>(lower),
-                                      static_cast<const index_t*>(offsets), m, pairs, left_out, right_out,
-                                      static_cast<index_t*>(nullptr), stream, kind);
+                                      static_cast<const index_t*>(offsets), m, pairs, left_out, right_out, c, stream,
+                                      kind);
   });
+  if (expanded < 0) throw unsorted_input(name);
   return {left_out + pairs, right_out + pairs};
 }
 
