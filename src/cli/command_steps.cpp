@@ -31,10 +31,6 @@ bool read_shared_option(argument_reader& args, npy_options& options) {
   return true;
 }
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 std::string plural(index_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 std::string format_gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / double(std::uint64_t(1) << 30)); }

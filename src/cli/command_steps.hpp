@@ -42,7 +42,6 @@ struct npy_options {
 // --values-out, --device, --threads, --force. False for any other.
 bool read_shared_option(argument_reader& args, npy_options& options);
 
-double ms_since(std::chrono::steady_clock::time_point start);
 std::string plural(index_t n, const char* word);
 std::string format_gib(double bytes);
 

@@ -6,8 +6,13 @@
 
 #include <corank/config.hpp>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace corank::cli {
 
@@ -23,6 +28,21 @@ struct job_outcome {
   double compute_ms = 0;
   double download_ms = -1;
 };
+
+// Milliseconds since `start`: the outcome's timings and the commands' reports.
+inline double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The CPU backend's threads: `threads`, or every hardware thread where it is 0.
+inline unsigned cpu_threads(unsigned threads) {
+  return threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Where a job on the CPU backend ran, in words (job_outcome::where).
+inline std::string cpu_backend_name(unsigned threads) {
+  return fmt::format("CPU backend (corank::host), {} thread{}", threads, threads == 1 ? "" : "s");
+}
 
 // The GPU has too little free memory for the job; the message suggests --device cpu.
 class gpu_memory_error : public std::runtime_error {

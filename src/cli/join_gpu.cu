@@ -21,10 +21,6 @@
 namespace corank::cli {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 constexpr std::size_t word_bytes = 256;  // the count word, ahead of each call's storage
 
 // The number of pairs, with `lower` and `offsets` (m and m + 1 int64) filled.

@@ -16,27 +16,12 @@
 #include <type_traits>
 
 namespace corank::cli {
-namespace {
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-unsigned thread_count(unsigned threads) {
-  return threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-}
-
-std::string describe_cpu(unsigned threads) {
-  return fmt::format("CPU backend (corank::host), {} thread{}", threads, threads == 1 ? "" : "s");
-}
-
-}  // namespace
 
 job_outcome run_merge_runs_on_cpu(const merge_runs_job& job) {
-  const unsigned threads = thread_count(job.threads);
+  const unsigned threads = cpu_threads(job.threads);
   const bool with_values = !job.values.empty();
   job_outcome outcome;
-  outcome.where = describe_cpu(threads);
+  outcome.where = cpu_backend_name(threads);
 
   if (job.check_sorted) {
     const auto start = std::chrono::steady_clock::now();
@@ -83,9 +68,9 @@ job_outcome run_merge_runs_on_cpu(const merge_runs_job& job) {
 }
 
 job_outcome run_sort_on_cpu(sort_job job) {
-  const unsigned threads = thread_count(job.threads);
+  const unsigned threads = cpu_threads(job.threads);
   job_outcome outcome;
-  outcome.where = describe_cpu(threads);
+  outcome.where = cpu_backend_name(threads);
   const index_t n = job.keys.size();
 
   const std::size_t value_bytes = job.with_values ? dtype_size(job.values.type()) : 0;

@@ -17,10 +17,6 @@
 namespace corank::cli {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 std::string run_name(const char* what, std::size_t run) { return fmt::format("copying {} {} to the GPU", what, run); }
 
 }  // namespace

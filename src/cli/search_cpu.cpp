@@ -19,18 +19,6 @@
 namespace corank::cli {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-unsigned thread_count(unsigned threads) {
-  return threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-}
-
-std::string describe_cpu(unsigned threads) {
-  return fmt::format("CPU backend (corank::host), {} thread{}", threads, threads == 1 ? "" : "s");
-}
-
 // Throws corank::unsorted_input naming A (or B) and the first index out of order.
 template <class Key>
 void check_sorted_columns(const column& a, const column& b) {
@@ -45,9 +33,9 @@ void check_sorted_columns(const column& a, const column& b) {
 }  // namespace
 
 job_outcome run_search_on_cpu(const search_job& job) {
-  const unsigned threads = thread_count(job.threads);
+  const unsigned threads = cpu_threads(job.threads);
   job_outcome outcome;
-  outcome.where = describe_cpu(threads);
+  outcome.where = cpu_backend_name(threads);
   const column& h = *job.haystack;
   const column& q = *job.queries;
   const bool flags = job.kind == search_kind::contains || job.kind == search_kind::not_contains;
@@ -87,9 +75,9 @@ job_outcome run_search_on_cpu(const search_job& job) {
 }
 
 job_outcome run_join_on_cpu(const join_job& job) {
-  const unsigned threads = thread_count(job.threads);
+  const unsigned threads = cpu_threads(job.threads);
   job_outcome outcome;
-  outcome.where = describe_cpu(threads);
+  outcome.where = cpu_backend_name(threads);
   const column& l = *job.left;
   const column& r = *job.right;
   visit_dtype(l.type(), [&](auto tag) {

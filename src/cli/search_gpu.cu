@@ -19,10 +19,6 @@
 namespace corank::cli {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 // The two-phase search of `kind`: m answers into out, and the count word (negative: the
 // kernels found the inputs unsorted).
 template <class Key>

@@ -75,16 +75,12 @@ void check_sorted_in_segments(const set_job& job) {
   });
 }
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 set_outcome run_set_job_on_cpu(const set_job& job) {
-  const unsigned threads = job.threads != 0 ? job.threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = cpu_threads(job.threads);
   set_outcome outcome;
-  outcome.where = fmt::format("CPU backend (corank::host), {} thread{}", threads, threads == 1 ? "" : "s");
+  outcome.where = cpu_backend_name(threads);
   const column& a = *job.a;
   const column& b = *job.b;
 

@@ -22,10 +22,6 @@
 namespace corank::cli {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 index_t run_segmented_on_gpu(set_operation op, const operation_operands& o, cudaStream_t stream) {
   switch (op) {
     case set_operation::merge: return run_gpu_segmented_merge(o, stream);

@@ -77,7 +77,7 @@ int run_streamed_command(const streamed_command& command) {
     b_values = std::make_unique<mapped_npy>(options.values[1]);
   }
   if (options.check) {
-    check_sorted_mapped(a, b, options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+    check_sorted_mapped(a, b, cpu_threads(options.threads));
   }
   const double check_ms = options.check ? ms_since(start) : -1;
 
