@@ -36,6 +36,9 @@ class tile_prefix_state {
   // Called by a whole warp of tile `tile`, after publish_count: returns the sum of the
   // counts of all earlier tiles, and publishes the tile's inclusive prefix; or, where an
   // earlier tile is poisoned, returns -1 and publishes this tile poisoned too.
+  // An offset at least this says a poisoned predecessor.
+  static constexpr index_t poisoned = index_t(1ull << 61);
+
   __device__ index_t exclusive_prefix(int tile, index_t count) const {
     const int lane = threadIdx.x & 31;
     if (tile == 0) return 0;
@@ -72,10 +75,7 @@ class tile_prefix_state {
       prefix += warp_sum(sum);  // one poisoned prefix and partial counts: no overflow
       if (found) break;
     }
-    if (prefix >= index_t(poisoned_prefix)) {
-      if (lane == 0) publish_poisoned(tile);
-      return -1;
-    }
+    // Past a poisoned predecessor the prefix is at least the poison, and so is this tile's.
     if (lane == 0) publish(tile, inclusive, prefix + count);
     return prefix;
   }
@@ -85,7 +85,7 @@ class tile_prefix_state {
   static constexpr unsigned long long inclusive = 2ull << 62;
   static constexpr unsigned long long status_mask = 3ull << 62;
   static constexpr unsigned long long count_mask = (1ull << 62) - 1;
-  static constexpr unsigned long long poisoned_prefix = count_mask;  // outputs are fewer
+  static constexpr unsigned long long poisoned_prefix = 1ull << 61;  // outputs are fewer; poison + outputs < 2^62
 
   __device__ void publish(int tile, unsigned long long status, index_t count) const {
     cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words_[tile])
