@@ -14,10 +14,10 @@ namespace corank::detail {
 // One 64-bit word per tile: a 2-bit status and a 62-bit count. All zero means "not yet
 // published", so a cudaMemsetAsync initializes it. A tile that found its inputs unsorted
 // (tile_agent.cuh) publishes the poisoned prefix instead of a count: an inclusive prefix of
-// the count field's largest value, which no output reaches. It ends look-backs as any
-// inclusive prefix does, every later tile's sum comes to at least it (and so inherits it),
-// and none of them gets an offset or stores. Found from the sum alone, it costs the
-// look-back one comparison. Status and count travel in one word, so
+// 2^61, more than any output. It ends look-backs as any inclusive prefix does, and every
+// later tile's prefix comes to at least it (and so inherits it): the caller turns such an
+// offset into "none" with one comparison, outside the look-back, and no later tile stores.
+// Status and count travel in one word, so
 // relaxed atomics suffice: a reader uses nothing but the word it read. (Release and acquire
 // would cost a GPU-wide fence per publication and a cache invalidation per read.)
 class tile_prefix_state {
@@ -33,9 +33,13 @@ class tile_prefix_state {
   // Instead of publish_count, by a tile whose inputs were found unsorted.
   __device__ void publish_poisoned(int tile) const { publish(tile, inclusive, poisoned_prefix); }
 
+  // An offset at least this says a poisoned predecessor.
+  static constexpr index_t poisoned = index_t(1ull << 61);
+
   // Called by a whole warp of tile `tile`, after publish_count: returns the sum of the
-  // counts of all earlier tiles, and publishes the tile's inclusive prefix; or, where an
-  // earlier tile is poisoned, returns -1 and publishes this tile poisoned too.
+  // counts of all earlier tiles, and publishes the tile's inclusive prefix. Past a poisoned
+  // predecessor both are at least `poisoned`: one poison and fewer than 2^45 outputs, so
+  // the count field does not overflow.
   __device__ index_t exclusive_prefix(int tile, index_t count) const {
     const int lane = threadIdx.x & 31;
     if (tile == 0) return 0;
@@ -72,10 +76,7 @@ class tile_prefix_state {
       prefix += warp_sum(sum);  // one poisoned prefix and partial counts: no overflow
       if (found) break;
     }
-    if (prefix >= index_t(poisoned_prefix)) {
-      if (lane == 0) publish_poisoned(tile);
-      return -1;
-    }
+    // Past a poisoned predecessor the prefix is at least the poison, and so is this tile's.
     if (lane == 0) publish(tile, inclusive, prefix + count);
     return prefix;
   }
@@ -85,7 +86,7 @@ class tile_prefix_state {
   static constexpr unsigned long long inclusive = 2ull << 62;
   static constexpr unsigned long long status_mask = 3ull << 62;
   static constexpr unsigned long long count_mask = (1ull << 62) - 1;
-  static constexpr unsigned long long poisoned_prefix = count_mask;  // outputs are fewer
+  static constexpr unsigned long long poisoned_prefix = 1ull << 61;  // outputs are fewer; poison + outputs < 2^62
 
   __device__ void publish(int tile, unsigned long long status, index_t count) const {
     cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words_[tile])

@@ -335,8 +335,9 @@ class tile_agent {
     if (threadIdx.x < 32) {
       const index_t offset = count < 0 ? -1 : prefix_state.exclusive_prefix(index, count);
       if (threadIdx.x == 0) {
-        work.tile_offset = offset;
-        if (index == tiles - 1) *count_out = offset < 0 ? -1 : offset + count;
+        const bool poisoned = static_cast<unsigned long long>(offset) >= tile_prefix_state::poisoned;
+        work.tile_offset = poisoned ? -1 : offset;
+        if (index == tiles - 1) *count_out = poisoned ? -1 : offset + count;
       }
     }
     __syncthreads();

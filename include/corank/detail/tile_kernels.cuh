@@ -137,6 +137,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
   constexpr bool finds_splits = std::is_same_v<Splits, published_splits>;
   static_assert(!finds_splits || agent_type::threads >= 64, "the first two warps find a tile's missing splits");
   const int warp = tid / 32;
+  // The thread that takes the next tile and publishes this one's count: the last warp's
+  // first, so that the first warp, whose look-back every round's store waits for, does not
+  // also wait for the next tile's splits.
+  const bool taker = tid == agent_type::threads - 32;
   using boundary = std::conditional_t<finds_splits, unsigned long long, split<index_t>>;  // as read
   auto read_boundary = [&](int t) -> boundary {
     if constexpr (finds_splits) return tile_splits.word(t); else return tile_splits[t];
@@ -196,9 +200,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
       if (pending >= 0) store_pending(b ^ 1);
       return;
     }
-    // Thread 0 asks for the next round's tile now, and reads its splits after the walk.
+    // The taker asks for the next round's tile now, and reads its splits after the walk.
     int next = tiles;
-    if (tid == 0) next = atomicAdd(counter, 1);
+    if (taker) next = atomicAdd(counter, 1);
     typename agent_type::tile t;
     const split<index_t> begin = shared.next_begin, end = shared.next_end;
     const bool ordered = finds_splits ? agent.in_order(begin, end) : shared.next_in_order;
@@ -206,14 +210,14 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
                 unsigned(round >> 1) & 1);
     agent.walk(t, shared.buffers[b], shared.work);
     boundary next_begin{}, next_end{};
-    if (tid == 0 && next < tiles) {
+    if (taker && next < tiles) {
       next_begin = read_boundary(next);
       next_end = read_boundary(next + 1);
     }
     // The count's scan also sees every thread done with the window (the outputs take its
     // place) and with next_*.
     agent.count(t, shared.work);
-    if (tid == 0) {
+    if (taker) {
       agent.publish(prefix_state, index, t);
       take_next(next, next_begin, next_end);
       // The next tile's windows asked of L2 now: its bulk copies, issued next round after this
