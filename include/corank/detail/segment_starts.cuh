@@ -9,6 +9,10 @@
 // two-input walk, bounded by its segment's ends, moving on to the next start where both sides
 // of its segment are used up (segment_ends, for block_walk.cuh). Keys stay plain keys: a merge
 // needs no label per element, and its output offsets are the segments' starts on the path.
+// The starts are staged a round at a time, in an array a fraction of the window long (the
+// tile agent's choice): a round holds the starts its threads begin in and the few each walks
+// past. Tiles of segments shorter than that fraction take more rounds (each a pass over the
+// offsets); the others, one.
 
 #include <corank/config.hpp>
 #include <corank/segmented_path.hpp>
@@ -25,22 +29,23 @@ __device__ __forceinline__ int start_a(segment_start s) { return int(s >> 16); }
 __device__ __forceinline__ int start_b(segment_start s) { return int(s & 0xFFFFu); }
 __device__ __forceinline__ int start_diagonal(segment_start s) { return start_a(s) + start_b(s); }
 
-// Stages the starts of the segments (first, last] that begin inside the tile (the windows
-// A[begin.a, + a_size) and B[begin.b, + b_size)) and hold elements: starts[0] is (0, 0), for
-// segment `first`, which starts at or before the tile; starts[1, count] the starts inside;
-// starts[count + 1] is (a_size, b_size), the windows' ends. Returns count, the same in every
-// thread (every thread calls it). Whatever the offsets hold, it reads offsets [first, last]
-// only (last <= S), writes starts[0, capacity) only, and every start it keeps lies inside the
-// windows: offsets that are no offsets give starts in unspecified order, which the walks
-// read within their windows all the same. The caller's barrier orders the writes before the
-// searches.
+// The tile's starts, numbered along the path: start 0 is (0, 0), for segment `first`, which
+// starts at or before the tile; starts 1 to count those of the segments (first, last] that
+// begin inside the tile (the windows A[begin.a, + a_size) and B[begin.b, + b_size)) and hold
+// elements; start count + 1 is (a_size, b_size), the windows' ends. This stages starts
+// [from, from + slots) of them at starts[0, slots) and returns count, the same in every thread
+// (every thread calls it). Whatever the offsets hold, it reads offsets [first, last] only
+// (last <= S), writes starts[0, slots) only, count is less than the window, and every start
+// lies inside the windows: offsets that are no offsets give starts in unspecified order,
+// which the walks read within their windows all the same. The caller's barrier orders the
+// writes before the searches.
 template <int Threads, class Scan, class OffsetsA, class OffsetsB>
-__device__ __forceinline__ int stage_segment_starts(segment_start* starts, int capacity,
+__device__ __forceinline__ int stage_segment_starts(segment_start* starts, int from, int slots,
                                                     typename Scan::TempStorage& scan,
                                                     const segment_offsets<OffsetsA, OffsetsB>& offsets,
                                                     split<index_t> begin, int a_size, int b_size, index_t first,
                                                     index_t last) {
-  const index_t window = index_t(a_size) + b_size;
+  const int window = a_size + b_size;
   int count = 0;
   for (index_t base = first + 1; base <= last; base += Threads) {  // the same rounds in every thread
     const index_t s = base + threadIdx.x;
@@ -56,14 +61,17 @@ __device__ __forceinline__ int stage_segment_starts(segment_start* starts, int c
     }
     int rank = 0, kept = 0;
     Scan(scan).ExclusiveSum(keep, rank, kept);
-    if (keep && 1 + count + rank < capacity - 1) starts[1 + count + rank] = pack_start(int(a), int(b));
+    const int number = 1 + count + rank;
+    if (keep && number < window && from <= number && number < from + slots) {
+      starts[number - from] = pack_start(int(a), int(b));
+    }
     count += kept;
     __syncthreads();  // the scan's storage is reused
   }
-  if (count > capacity - 2) count = capacity - 2;
+  if (count > window - 1) count = window > 0 ? window - 1 : 0;
   if (threadIdx.x == 0) {
-    starts[0] = pack_start(0, 0);
-    starts[count + 1] = pack_start(a_size, b_size);
+    if (from == 0) starts[0] = pack_start(0, 0);
+    if (from <= count + 1 && count + 1 < from + slots) starts[count + 1 - from] = pack_start(a_size, b_size);
   }
   return count;
 }
@@ -80,13 +88,14 @@ __device__ __forceinline__ int segment_start_at(const segment_start* starts, int
 
 // For walk_tile: where both sides of the walk's segment are used up, the next segment starts
 // there, and the walk goes on to its ends. `next` is the start that ends the walk's segment,
-// `last` the windows' ends (starts[count + 1]), past which it does not go. Starts out of order
-// (offsets that are no offsets) could leave both sides used up with elements left in the
-// windows: the walk then goes on to the windows' ends, so that every step inside the windows
+// `last` the last one staged, past which it does not go. Starts out of order (offsets that
+// are no offsets) could leave both sides used up with elements left in the windows: the walk
+// then goes on to the windows' ends, `windows_end`, so that every step inside the windows
 // takes one of their elements.
 struct segment_ends {
   const segment_start* starts;
   int next, last;
+  segment_start windows_end;
 
   template <class CursorA, class CursorB, class WindowA, class WindowB>
   __device__ __forceinline__ void operator()(CursorA& a_at, CursorB& b_at, const WindowA& a, const WindowB& b) {
@@ -96,9 +105,8 @@ struct segment_ends {
       a_at.set_end(a, start_a(end));
       b_at.set_end(b, start_b(end));
       if (!a_at.left() && !b_at.left()) {
-        end = starts[last];
-        a_at.set_end(a, start_a(end));
-        b_at.set_end(b, start_b(end));
+        a_at.set_end(a, start_a(windows_end));
+        b_at.set_end(b, start_b(windows_end));
       }
     }
   }

@@ -83,6 +83,12 @@ class tile_agent {
   static constexpr int window_capacity = Policy::items_per_tile + 2;
   using block_scan = cub::BlockScan<int, threads, cub::BLOCK_SCAN_WARP_SCANS>;
   static_assert(!walks_segment_ends || window_capacity < (1 << 16), "segment starts pack a window index in 16 bits");
+  // Segmented merges: the starts a thread may begin in, per round, and the starts staged per
+  // round (those, and the ones a walk passes). A quarter of the window: the tile then fits
+  // as many blocks per SM as the registers allow (4 of 256 threads for int32 keys, against 3
+  // with a start per element); only segments shorter than 4 on average take more rounds.
+  static constexpr int starts_per_round = window_capacity / 4;
+  static constexpr int start_slots = starts_per_round + steps + 2;
 
   // A tile's windows, then its outputs until they are stored.
   struct buffer {
@@ -92,7 +98,8 @@ class tile_agent {
     // Segmented merges: the starts of the tile's segments (segment_starts.cuh). Other
     // segmented forms: the windows' segment labels (A's, then B's, then a slot the walks may
     // overread), then the outputs'.
-    uninitialized_array<std::uint32_t, segmented ? window_capacity + 1 : 1> segments;
+    uninitialized_array<std::uint32_t, !segmented ? 1 : walks_segment_ends ? start_slots : window_capacity + 1>
+        segments;
     std::conditional_t<walks_segment_ends, typename block_scan::TempStorage, char> starts_scan;
   };
 
@@ -194,8 +201,8 @@ class tile_agent {
       if (t.ordered && t.segments.first != t.segments.last) {
         if constexpr (walks_segment_ends) {
           t.segment_starts = stage_segment_starts<threads, block_scan>(
-              into.segments.data(), window_capacity + 1, into.starts_scan, args_.offsets, begin,
-              int(end.a - begin.a), int(end.b - begin.b), t.segments.first, t.segments.last);
+              into.segments.data(), 0, start_slots, into.starts_scan, args_.offsets, begin, int(end.a - begin.a),
+              int(end.b - begin.b), t.segments.first, t.segments.last);
         } else {
           label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a),
                                   int(end.b - begin.b), t.segments.first, t.segments.last);
@@ -252,18 +259,39 @@ class tile_agent {
       if (t.segments.first == t.segments.last) {
         walk_windows(a_keys, b_keys, comp_);
       } else {
-        // The thread's segment, and its split there; then the plain walk, moving from segment
-        // to segment. Clamped, so that starts out of order (offsets that are no offsets) keep
-        // the search and the walk inside the windows.
+        // A round at a time (segment_starts.cuh; round 0 was staged with the windows), the
+        // threads that begin in the round's starts: the thread's segment, and its split there;
+        // then the plain walk, moving from segment to segment. Clamped, so that starts out of
+        // order (offsets that are no offsets) keep the search and the walk inside the windows,
+        // and every thread walks once at least.
         const segment_start* starts = staged.segments.data();
-        const int k = segment_start_at(starts, t.segment_starts, diagonal);
-        const int a0 = start_a(starts[k]), b0 = start_b(starts[k]);
-        const int m = max(0, start_a(starts[k + 1]) - a0), n = max(0, start_b(starts[k + 1]) - b0);
-        const int q = min(max(0, diagonal - a0 - b0), m + n);
-        const split<int> from = Rule::split_at(q, a_keys + a0, m, b_keys + b0, n, comp_);
-        walk_tile<steps, true, true>(op_, comp_, a_keys, a0 + from.a, a0 + m, b_keys, b0 + from.b, b0 + n, t.out,
-                                     t.begin.a > 0, t.begin.b > 0,
-                                     segment_ends{starts, k + 1, t.segment_starts + 1});
+        const int count = t.segment_starts, rounds = count / starts_per_round + 1;
+        bool walked = false;
+        for (int r = 0; r < rounds; ++r) {
+          const int first_start = r * starts_per_round;
+          if (r > 0) {
+            __syncthreads();  // the last round's walks are done with its starts
+            stage_segment_starts<threads, block_scan>(staged.segments.data(), first_start, start_slots,
+                                                      staged.starts_scan, args_.offsets, t.begin, a_size, b_size,
+                                                      t.segments.first, t.segments.last);
+            __syncthreads();
+          }
+          const bool last_round = r == rounds - 1;
+          const bool begins_here = (r == 0 || start_diagonal(starts[0]) <= diagonal) &&
+                                   (last_round || start_diagonal(starts[starts_per_round]) > diagonal);
+          if (begins_here || (last_round && !walked)) {
+            walked = true;
+            const int k = segment_start_at(starts, min(starts_per_round - 1, count - first_start), diagonal);
+            const int a0 = start_a(starts[k]), b0 = start_b(starts[k]);
+            const int m = max(0, start_a(starts[k + 1]) - a0), n = max(0, start_b(starts[k + 1]) - b0);
+            const int q = min(max(0, diagonal - a0 - b0), m + n);
+            const split<int> from = Rule::split_at(q, a_keys + a0, m, b_keys + b0, n, comp_);
+            walk_tile<steps, true, true>(
+                op_, comp_, a_keys, a0 + from.a, a0 + m, b_keys, b0 + from.b, b0 + n, t.out, t.begin.a > 0,
+                t.begin.b > 0,
+                segment_ends{starts, k + 1, min(count + 1 - first_start, start_slots - 1), pack_start(a_size, b_size)});
+          }
+        }
       }
     } else if constexpr (segmented) {
       segmented_less<Compare> composite{comp_};
