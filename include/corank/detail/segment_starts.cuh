@@ -65,7 +65,7 @@ __device__ __forceinline__ int stage_segment_starts(segment_start* starts, int f
     if (keep && number < window && from <= number && number < from + slots) {
       starts[number - from] = pack_start(int(a), int(b));
     }
-    count += kept;
+    count = count + kept < window ? count + kept : window;  // no overflow, whatever the offsets
     __syncthreads();  // the scan's storage is reused
   }
   if (count > window - 1) count = window > 0 ? window - 1 : 0;
