@@ -1,7 +1,8 @@
 // corank's segmented merge and set operations against CUB's segmented sort, a loop of
 // corank's two-input calls and a device-to-device copy, in one process on one device.
 //
-//   corank_segmented_bench [--max-log 28] [--runs 11] [--json FILE] [--quick]
+//   corank_segmented_bench [--max-log 28 | --logs 24,28] [--runs 11] [--json FILE] [--quick]
+//                          [--ops merge,merge_by_key,...] [--shapes 16,256,4096,power-law,half-empty]
 //
 // 2^24 and 2^max-log elements in all (A and B together), int32 keys, and int32 keys with
 // int32 values for merge_by_key and set_union_by_key, in segment pairs of these lengths (a
@@ -14,8 +15,11 @@
 // operations: then a flag of each run's first key and cub::DeviceSelect::Flagged, the
 // compaction a user would write after it, which computes a distinct union: a lower bound on a
 // real multiset pipeline); (b) for length 4096, corank's two-input call per segment, in a
-// host loop; (c) the copy of the keys (and values). % of copy: copy time / time, for the same
-// bytes read and written. Every timed run after an L2 flush; median of --runs.
+// host loop; (c) Thrust's call on composite 64-bit keys (segment << 32 | key, built before
+// the timing): the workaround a user writes in two lines (merges and set_union); (d) the copy
+// of the keys (and values). % of copy: copy time / time, for the same bytes read and written.
+// Every timed run after an L2 flush; median of --runs. The merges' outputs and offsets are
+// checked against CUB's segmented sort (a MISMATCH line, and exit status 1).
 // --quick (for tuning runs): 2^max-log only, lengths 16, 4096 and power-law, merge and
 // set_union, corank and the copy only.
 
@@ -28,6 +32,9 @@
 
 #include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/merge.h>
+#include <thrust/set_operations.h>
 
 #include <fmt/format.h>
 
@@ -49,9 +56,11 @@ struct options {
   int runs = 11;
   std::string json_path;
   bool quick = false;
+  std::vector<std::string> ops;  // empty: every op
 };
 
 std::vector<std::string> json_rows;
+bool mismatch = false;
 
 // The segment pairs' lengths (A's half, B's half) for a shape, in all `total` elements.
 struct layout {
@@ -105,6 +114,19 @@ __global__ void segment_keys_kernel(std::int32_t* keys, const offset_t* offsets,
     }
     const index_t length = offsets[low + 1] - offsets[low];
     keys[i] = std::int32_t(index_hash(seed, i) % std::uint64_t(length > 0 ? length : 1));
+  }
+}
+
+// composite[i] = segment << 32 | keys[i], for Thrust's calls on composite keys.
+__global__ void composite_keys_kernel(const std::int32_t* keys, const offset_t* offsets, index_t segments,
+                                      index_t count, std::uint64_t* composite) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count; i += index_t(gridDim.x) * blockDim.x) {
+    index_t low = 0, high = segments - 1;
+    while (low < high) {
+      const index_t mid = (low + high + 1) / 2;
+      if (offsets[mid] <= i) low = mid; else high = mid - 1;
+    }
+    composite[i] = std::uint64_t(low) << 32 | std::uint32_t(keys[i]);
   }
 }
 
@@ -211,10 +233,25 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
   const auto* va = values.get<const std::int32_t>();
   const auto* vb = va + m;
   auto* vo = out_values.get<std::int32_t>();
+  // Composite keys for Thrust's rows, built once per case.
+  device_buffer composite_a(std::max<index_t>(1, m) * 8), composite_b(std::max<index_t>(1, n) * 8),
+      composite_out(std::max<index_t>(1, total) * 8);
+  if (!opt.quick) {
+    if (m > 0) {
+      composite_keys_kernel<<<ctx.grid_for(m), 256, 0, ctx.stream>>>(ka, ao, segments, m,
+                                                                     composite_a.get<std::uint64_t>());
+    }
+    if (n > 0) {
+      composite_keys_kernel<<<ctx.grid_for(n), 256, 0, ctx.stream>>>(kb, bo, segments, n,
+                                                                     composite_b.get<std::uint64_t>());
+    }
+    BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+  }
 
   for (const kind k : {kind::merge, kind::merge_by_key, kind::set_union, kind::set_intersection,
                        kind::set_difference, kind::set_union_by_key}) {
     if (opt.quick && k != kind::merge && k != kind::set_union) continue;
+    if (!opt.ops.empty() && std::find(opt.ops.begin(), opt.ops.end(), name_of(k)) == opt.ops.end()) continue;
     const bool with_values = k == kind::merge_by_key || k == kind::set_union_by_key;
     const bool is_merge = k == kind::merge || k == kind::merge_by_key;
     // corank's call, two-phase: a query, then runs on storage allocated once.
@@ -278,6 +315,34 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
                                                                  ctx.stream));
                         }
                       })});
+      if (is_merge) {  // the merge is CUB's stable sort of each pair; its offsets, the pairs'
+        std::vector<std::int32_t> x(total), y(total);
+        std::vector<offset_t> got(segments + 1);
+        BENCH_CHECK(cudaMemcpy(x.data(), ko, total * 4, cudaMemcpyDeviceToHost));
+        BENCH_CHECK(cudaMemcpy(y.data(), sorted.get(), total * 4, cudaMemcpyDeviceToHost));
+        BENCH_CHECK(cudaMemcpy(got.data(), oo, (segments + 1) * 8, cudaMemcpyDeviceToHost));
+        if (x != y || got != l.concatenated) {
+          fmt::print("!!!!!!!! MISMATCH: {} 2^{} ({}): corank's output differs from CUB's segmented sort\n",
+                     name_of(k), log, shape);
+          mismatch = true;
+        }
+      }
+    }
+    // (c) Thrust on composite keys (segment << 32 | key): the merges and set_union.
+    if (!opt.quick && (is_merge || k == kind::set_union)) {
+      const auto* ca = composite_a.get<const std::uint64_t>();
+      const auto* cb = composite_b.get<const std::uint64_t>();
+      auto* co = composite_out.get<std::uint64_t>();
+      const auto policy = thrust::cuda::par.on(ctx.stream);
+      rows.push_back({"thrust on composite keys", time_runs(ctx, opt.runs, [&] {
+                        if (k == kind::merge) {
+                          thrust::merge(policy, ca, ca + m, cb, cb + n, co);
+                        } else if (k == kind::merge_by_key) {
+                          thrust::merge_by_key(policy, ca, ca + m, cb, cb + n, va, vb, co, vo);
+                        } else {
+                          thrust::set_union(policy, ca, ca + m, cb, cb + n, co);
+                        }
+                      })});
     }
     // (b) A loop of two-input calls, for pairs of 4096 (keys-only operations).
     if (shape == "4096" && !with_values && !opt.quick) {
@@ -312,7 +377,7 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
                         }
                       })});
     }
-    // (c) The copy of the same bytes.
+    // (d) The copy of the same bytes.
     const std::size_t copy_bytes = std::size_t(total) * (with_values ? 8 : 4);
     device_buffer from(copy_bytes), to(copy_bytes);
     const double copy = time_runs(ctx, opt.runs, [&] {
@@ -328,14 +393,33 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
 int main(int argc, char** argv) {
   options opt;
   std::vector<std::string> shapes = {"16", "256", "4096", "power-law", "half empty"};
+  std::vector<int> logs;
+  auto list = [](const std::string& text) {
+    std::vector<std::string> items;
+    for (std::size_t at = 0; at <= text.size();) {
+      const std::size_t comma = std::min(text.find(',', at), text.size());
+      items.push_back(text.substr(at, comma - at));
+      at = comma + 1;
+    }
+    return items;
+  };
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--max-log" && i + 1 < argc) opt.max_log = std::stoi(argv[++i]);
+    else if (arg == "--logs" && i + 1 < argc) for (const std::string& x : list(argv[++i])) logs.push_back(std::stoi(x));
+    else if (arg == "--ops" && i + 1 < argc) opt.ops = list(argv[++i]);
+    else if (arg == "--shapes" && i + 1 < argc) {
+      shapes = list(argv[++i]);
+      for (std::string& x : shapes) if (x == "half-empty") x = "half empty";
+    }
     else if (arg == "--runs" && i + 1 < argc) opt.runs = std::stoi(argv[++i]);
     else if (arg == "--json" && i + 1 < argc) opt.json_path = argv[++i];
     else if (arg == "--quick") opt.quick = true;
     else {
-      fmt::print(stderr, "usage: corank_segmented_bench [--max-log 16..30] [--runs N] [--json FILE] [--quick]\n");
+      fmt::print(stderr,
+                 "usage: corank_segmented_bench [--max-log 16..30 | --logs 24,28] [--runs N] [--json FILE] [--quick]\n"
+                 "         [--ops merge,merge_by_key,set_union,set_intersection,set_difference,set_union_by_key]\n"
+                 "         [--shapes 16,256,4096,power-law,half-empty]\n");
       return 2;
     }
   }
@@ -344,15 +428,17 @@ int main(int argc, char** argv) {
     if (!open_device(ctx, "corank_segmented_bench")) return 1;
     fmt::print("corank_segmented_bench on {}\ncommand: {}\n", ctx.device_description, command_line(argc, argv));
     if (opt.quick) shapes = {"16", "4096", "power-law"};
-    for (const int log : {std::min(24, opt.max_log), opt.max_log}) {
-      if (opt.quick && log != opt.max_log) continue;
+    if (logs.empty()) {
+      if (!opt.quick && opt.max_log > 24) logs.push_back(24);
+      logs.push_back(opt.max_log);
+    }
+    for (const int log : logs) {
       for (const std::string& shape : shapes) bench_case(ctx, opt, log, shape);
-      if (opt.max_log <= 24) break;
     }
     if (!opt.json_path.empty()) write_json_rows(opt.json_path, "corank_segmented_bench", ctx, command_line(argc, argv), json_rows);
   } catch (const std::exception& e) {
     fmt::print(stderr, "corank_segmented_bench: {}\n", e.what());
     return 1;
   }
-  return 0;
+  return mismatch ? 1 : 0;
 }

@@ -109,8 +109,8 @@ CORANK_HOST_DEVICE segmented_split<index_t> segmented_path_split(index_t p, Keys
   return {{a0 + in.a, b0 + in.b}, s};
 }
 
-// Composite keys, as the tiles' walks see them: a segment (relative to the tile's first, so
-// 32 bits suffice) and the key.
+// Composite keys, as the set operations' tiles walk them where a tile spans segments: a
+// segment (relative to the tile's first, so 32 bits suffice) and the key.
 template <class Key>
 struct segmented_key {
   Key key;

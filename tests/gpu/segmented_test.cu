@@ -6,11 +6,13 @@
 // than a tile, all empty, S = 0), small and large; int32 in every form, float with NaNs
 // (nan_last_less) and a 16-byte key whose tag shows which copy was written in the keys-only
 // forms; the two-phase forms with 32-bit offsets; S = 1 equal to the two-input operation;
-// more than 2^31 elements through iterators; and the argument errors.
+// more than 2^31 elements through iterators; segment boundaries at and around the merge
+// tiles' edges with equal keys across them; and the argument errors.
 
 #include <corank/merge.cuh>
 #include <corank/segmented.cuh>
 #include <corank/set_operations.cuh>
+#include <corank/tuning.hpp>
 
 #include "support/gpu.hpp"
 #include "support/inputs.hpp"
@@ -30,6 +32,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -272,6 +275,77 @@ TEST_F(Segmented, TwoPhaseFormsWith32BitOffsets) {
     std::vector<std::int32_t> got = keys.to_host();
     got.resize(expected.keys.size());
     EXPECT_TRUE(equal_bits(expected.keys, got, 0));
+  }
+}
+
+// Segment pairs whose boundaries fall at, just before and just after the merge tiles' edges
+// (pairs of one tile, one off, two tiles one off, half a tile, 1 and 16), empty pairs
+// between them, and one pair several tiles long; keys as drawn, and one key throughout, so
+// that equal keys meet across every tile and segment boundary (the payloads and tags show
+// which copy went where). Every merge form and set operation, int32 and a 16-byte key.
+template <class K>
+std::vector<segmented_case<K>> tile_edge_cases(std::mt19937_64& rng) {
+  auto tile_of = [](int value_size) {  // a merge tile's elements, for K and values of value_size bytes
+    const corank::tile_shape shape = corank::tuned_tile(corank::tile_kind::partitioned_merge, int(sizeof(K)), value_size);
+    return std::size_t(shape.threads) * std::size_t(shape.items);
+  };
+  const std::size_t tile = tile_of(0), pair_tile = tile_of(8);  // keys; keys with the 8-byte payloads
+  std::vector<std::size_t> lengths = {tile,     tile - 1,      tile + 1,  2 * tile - 1, 2 * tile + 1, tile / 2,
+                                      1,        16,            pair_tile, pair_tile + 1, pair_tile - 1};
+  std::vector<int> empty_counts = {0, 1, 3};
+  if (quick_mode()) {
+    lengths = {tile + 1, 16, pair_tile - 1};
+    empty_counts = {0, 3};
+  }
+  std::vector<segmented_case<K>> cases;
+  for (const std::size_t length : lengths) {
+    for (const int empties : empty_counts) {
+      std::vector<std::size_t> la, lb;
+      std::size_t total = 0;
+      while (total < 4 * tile + 5 * length && la.size() < 100000) {
+        const std::size_t a = rng() % 4 == 0 ? (rng() % 2) * length : std::size_t(rng() % (length + 1));
+        la.push_back(a);
+        lb.push_back(length - a);
+        total += length;
+        for (int e = 0; e < empties; ++e) {
+          la.push_back(0);
+          lb.push_back(0);
+        }
+      }
+      if (empties == 3) {  // one pair several tiles long among them
+        la.insert(la.begin() + std::ptrdiff_t(la.size() / 2), 3 * tile + 7);
+        lb.insert(lb.begin() + std::ptrdiff_t(lb.size() / 2), 2 * tile + 1);
+      }
+      const std::string shape = "tile edge, pairs of " + std::to_string(length) + ", " + std::to_string(empties) +
+                                " empty between";
+      cases.push_back(make_segmented_case_of_lengths<K>(la, lb, rng, shape));
+      segmented_case<K> equal = cases.back();
+      equal.shape += ", one key";
+      for (K& k : equal.a) k = segment_key<K>(5);
+      for (K& k : equal.b) k = segment_key<K>(5);
+      tag_keys(equal);
+      cases.push_back(std::move(equal));
+    }
+  }
+  return cases;
+}
+
+TEST_F(Segmented, EveryLengthMixAtTileEdgesWithEqualKeysAcrossBoundaries) {
+  auto rng = make_rng();
+  for (const auto& c : tile_edge_cases<std::int32_t>(rng)) {
+    SCOPED_TRACE(c.describe());
+    const device_case<std::int32_t> d(c);
+    check_merges(c, d, corank::less{});
+    check_set_keys(c, d, corank::less{}, true);
+    CORANK_ASSERT_DEVICE_OK();
+    if (HasFatalFailure()) return;
+  }
+  for (const auto& c : tile_edge_cases<tagged_key>(rng)) {
+    SCOPED_TRACE("tagged_key " + c.describe());
+    const device_case<tagged_key> d(c);
+    check_merges(c, d, tagged_order{});
+    CORANK_ASSERT_DEVICE_OK();
+    if (HasFatalFailure()) return;
   }
 }
 

@@ -49,6 +49,7 @@ struct window_cursor {
   __device__ decltype(auto) front(const Window& w) const { return w[at]; }
   __device__ void advance(bool move) { at += move; }
   __device__ int index() const { return at; }
+  __device__ void set_end(const Window&, int i_end) { end = i_end; }
 };
 
 template <class Window>
@@ -68,6 +69,14 @@ struct window_cursor<Window, true> {
   __device__ bool left() const { return at < end; }
   __device__ decltype(auto) front(Window) const { return *at; }
   __device__ void advance(bool move) { at += move; }
+  __device__ void set_end(Window w, int i_end) { end = w + i_end; }
+};
+
+// A walk's ends that stay where they are: a piece of one input pair (walk_tile's default).
+// segment_starts.cuh's segment_ends moves them on to the next segment's.
+struct fixed_ends {
+  template <class CursorA, class CursorB, class WindowA, class WindowB>
+  __device__ __forceinline__ void operator()(CursorA&, CursorB&, const WindowA&, const WindowB&) const {}
 };
 
 // Walks A[i, i_end) and B[j, j_end) of the tile's windows `a` and `b` (anything with
@@ -81,12 +90,16 @@ struct window_cursor<Window, true> {
 //
 // Each step is branch-free: the fronts' relation, then the op's answer from a table made
 // before the walk (action_bits.hpp), then selects and loads of the next fronts.
+// `ends` may move i_end and j_end at the top of a step (a segmented merge's walk goes on to
+// the next segment where both sides are used up): only with Overreads, whose fronts are
+// loaded whether or not anything was left.
 template <int Steps, bool Guarded = true, bool Overreads = false, class Op, class Compare, class WindowA,
-          class WindowB, class Key, bool WithValues>
+          class WindowB, class Key, bool WithValues, class Ends = fixed_ends>
 __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const WindowA& a, int i, int i_end,
                                           const WindowB& b, int j, int j_end,
                                           thread_outputs<Key, Steps, WithValues>& out, bool a_before = false,
-                                          bool b_before = false) {
+                                          bool b_before = false, Ends ends = {}) {
+  static_assert(Overreads || std::is_same_v<Ends, fixed_ends>, "ends that move need fronts loaded past them");
   constexpr bool balanced = Op::partition == partitioning::balanced_path;
   const action_table<Op> table(op);
   run_tracker<Key> runs{i > 0 || j > 0 || a_before || b_before, {}};
@@ -103,6 +116,7 @@ __device__ __forceinline__ void walk_tile(const Op& op, Compare& comp, const Win
     // The comparator sees only fronts that are left: a used-up side's front may be the slot
     // past its window, whose contents are not keys (and a user's comparator may, say, index
     // a table with them).
+    ends(a_at, b_at, a, b);
     const bool a_left = a_at.left(), b_left = b_at.left();
     const bool b_is_first = b_left && (!a_left || comp(b_front, a_front));
     const bool are_equal = balanced && a_left && b_left && !b_is_first && !comp(a_front, b_front);

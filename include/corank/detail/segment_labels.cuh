@@ -1,7 +1,9 @@
 #pragma once
-// A segmented tile's block-wide steps (segmented_path.hpp): labelling the staged elements
-// with their segments, and, after the walk, writing the output offsets of the segments that
-// start in the tile, or adding the tile's per-segment counts. Labels are relative to the
+// The block-wide steps of a segmented tile that walks composite keys (segmented_path.hpp; the
+// set operations and the count-only forms, where the tile spans segments; merges stage their
+// segments' starts instead, segment_starts.cuh): labelling the staged elements with their
+// segments, and, after the walk, writing the output offsets of the segments that start in the
+// tile, or adding the tile's per-segment counts. Labels are relative to the
 // tile's first segment (the last one that starts at or before the tile's start), so 32 bits
 // hold them.
 

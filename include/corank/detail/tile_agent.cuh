@@ -10,9 +10,11 @@
 //   3. counts: where each thread's outputs go in the tile and how many the tile writes,
 //   4. compacts the outputs into the buffer (they take the windows' place), and
 //   5. stores them, coalesced, at the tile's offset in the output.
-// Segmented operations (segmented_args.hpp) also label the staged elements with their
-// segments (segment_labels.cuh), and their walks compare composite keys (segment, key):
-// the rest is the same.
+// Segmented operations (segmented_args.hpp): a tile inside one segment is walked as above.
+// Elsewhere, merges stage where the tile's segments start, once per tile, and each thread
+// walks plain keys between its segment's ends (segment_starts.cuh); the set operations label
+// the staged elements with their segments (segment_labels.cuh), and their walks compare
+// composite keys (segment, key). The rest is the same.
 // The drivers (tile_kernels.cuh) decide which tiles a block takes, where the tile boundaries
 // come from and how a tile finds its output offset. Keys, key-value pairs, B's matched values
 // (paired forms), the searches' B positions and matches (b_step_values.hpp, computed from the
@@ -34,6 +36,7 @@
 #include <corank/detail/merge_args.hpp>
 #include <corank/detail/partition_rule.hpp>
 #include <corank/detail/segment_labels.cuh>
+#include <corank/detail/segment_starts.cuh>
 #include <corank/detail/stage_window.cuh>
 #include <corank/detail/store_tile.cuh>
 #include <corank/detail/uninitialized_array.cuh>
@@ -67,8 +70,11 @@ class tile_agent {
   static constexpr bool records_sources = with_values || Args::writes_b_values;
   static constexpr bool known_size = Op::output_size_is_input_size;
   static constexpr bool segmented = Args::segmented;
-  // What the walks compare: keys, or (segmented) composite keys.
-  using walk_key = std::conditional_t<segmented, segmented_key<key_type>, key_type>;
+  // Segmented merges that write walk plain keys between their segment's ends; the other
+  // segmented forms walk composite keys where a tile spans segments.
+  static constexpr bool walks_segment_ends = segmented && known_size && Args::writes_keys;
+  static constexpr bool composite_walk = segmented && !walks_segment_ends;
+  using walk_key = std::conditional_t<composite_walk, segmented_key<key_type>, key_type>;
   static constexpr int threads = Policy::threads_per_block;
   static constexpr int items = Policy::items_per_thread;
   static constexpr int steps = Rule::steps(items);
@@ -76,15 +82,25 @@ class tile_agent {
   // step); staging adds the slots before each side's window and partial lines.
   static constexpr int window_capacity = Policy::items_per_tile + 2;
   using block_scan = cub::BlockScan<int, threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  static_assert(!walks_segment_ends || window_capacity < (1 << 16), "segment starts pack a window index in 16 bits");
+  // Segmented merges: the starts a thread may begin in, per round, and the starts staged per
+  // round (those, and the ones a walk passes). A quarter of the window: the tile then fits
+  // as many blocks per SM as the registers allow (4 of 256 threads for int32 keys, against 3
+  // with a start per element); only segments shorter than 4 on average take more rounds.
+  static constexpr int starts_per_round = window_capacity / 4;
+  static constexpr int start_slots = starts_per_round + steps + 2;
 
   // A tile's windows, then its outputs until they are stored.
   struct buffer {
     uninitialized_array<key_type, window_capacity + staging_slack<key_type>> keys;
     uninitialized_array<value_type, with_values ? window_capacity + staging_slack<value_type> : 1> values;
     uninitialized_array<b_value_type, Args::writes_b_values ? window_capacity : 1> b_values;
-    // Segmented: the windows' segment labels (A's, then B's, then a slot the walks may
+    // Segmented merges: the starts of the tile's segments (segment_starts.cuh). Other
+    // segmented forms: the windows' segment labels (A's, then B's, then a slot the walks may
     // overread), then the outputs'.
-    uninitialized_array<segment_label, segmented ? window_capacity + 1 : 1> segments;
+    uninitialized_array<std::uint32_t, !segmented ? 1 : walks_segment_ends ? start_slots : window_capacity + 1>
+        segments;
+    std::conditional_t<walks_segment_ends, typename block_scan::TempStorage, char> starts_scan;
   };
 
   // Shared memory the agent needs besides its buffers.
@@ -105,6 +121,7 @@ class tile_agent {
     int rank;   // where the thread's first output goes in the tile
     int count;  // the tile's outputs
     segment_span segments;  // segmented: the segments of the tile's boundaries
+    int segment_starts;     // segmented merges: the segment starts staged inside the tile
     bool ordered;           // the boundaries lie inside the inputs, in order, at most a tile apart
     bool piece_backwards;   // this thread's piece ends before it starts (pieces that end at their neighbour's)
     bool consistent;        // ordered, no piece backwards, at most `window` outputs: the tile may store
@@ -178,10 +195,18 @@ class tile_agent {
     }
     if constexpr (segmented) {
       // While the copies are in flight.
-      // Labels are needed only where a segment starts inside the tile.
+      // Starts or labels are needed only where a segment starts inside the tile (the same
+      // in every thread).
+      t.segment_starts = 0;
       if (t.ordered && t.segments.first != t.segments.last) {
-        label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a),
-                                int(end.b - begin.b), t.segments.first, t.segments.last);
+        if constexpr (walks_segment_ends) {
+          t.segment_starts = stage_segment_starts<threads, block_scan>(
+              into.segments.data(), 0, start_slots, into.starts_scan, args_.offsets, begin, int(end.a - begin.a),
+              int(end.b - begin.b), t.segments.first, t.segments.last);
+        } else {
+          label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a),
+                                  int(end.b - begin.b), t.segments.first, t.segments.last);
+        }
       }
     }
     finish_async_copies();
@@ -230,7 +255,45 @@ class tile_agent {
                                      t.begin.b > 0);
       }
     };
-    if constexpr (segmented) {
+    if constexpr (walks_segment_ends) {
+      if (t.segments.first == t.segments.last) {
+        walk_windows(a_keys, b_keys, comp_);
+      } else {
+        // A round at a time (segment_starts.cuh; round 0 was staged with the windows), the
+        // threads that begin in the round's starts: the thread's segment, and its split there;
+        // then the plain walk, moving from segment to segment. Clamped, so that starts out of
+        // order (offsets that are no offsets) keep the search and the walk inside the windows,
+        // and every thread walks once at least.
+        const segment_start* starts = staged.segments.data();
+        const int count = t.segment_starts, rounds = count / starts_per_round + 1;
+        bool walked = false;
+        for (int r = 0; r < rounds; ++r) {
+          const int first_start = r * starts_per_round;
+          if (r > 0) {
+            __syncthreads();  // the last round's walks are done with its starts
+            stage_segment_starts<threads, block_scan>(staged.segments.data(), first_start, start_slots,
+                                                      staged.starts_scan, args_.offsets, t.begin, a_size, b_size,
+                                                      t.segments.first, t.segments.last);
+            __syncthreads();
+          }
+          const bool last_round = r == rounds - 1;
+          const bool begins_here = (r == 0 || start_diagonal(starts[0]) <= diagonal) &&
+                                   (last_round || start_diagonal(starts[starts_per_round]) > diagonal);
+          if (begins_here || (last_round && !walked)) {
+            walked = true;
+            const int k = segment_start_at(starts, min(starts_per_round - 1, count - first_start), diagonal);
+            const int a0 = start_a(starts[k]), b0 = start_b(starts[k]);
+            const int m = max(0, start_a(starts[k + 1]) - a0), n = max(0, start_b(starts[k + 1]) - b0);
+            const int q = min(max(0, diagonal - a0 - b0), m + n);
+            const split<int> from = Rule::split_at(q, a_keys + a0, m, b_keys + b0, n, comp_);
+            walk_tile<steps, true, true>(
+                op_, comp_, a_keys, a0 + from.a, a0 + m, b_keys, b0 + from.b, b0 + n, t.out, t.begin.a > 0,
+                t.begin.b > 0,
+                segment_ends{starts, k + 1, min(count + 1 - first_start, start_slots - 1), pack_start(a_size, b_size)});
+          }
+        }
+      }
+    } else if constexpr (segmented) {
       segmented_less<Compare> composite{comp_};
       if (t.segments.first == t.segments.last) {
         // One segment: every label is 0, a constant the compares fold away.
@@ -306,7 +369,7 @@ class tile_agent {
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
       if (known_size || (t.out.written >> v & 1)) {
-        if constexpr (segmented) {
+        if constexpr (composite_walk) {
           into.keys[rank] = t.out.keys[v].key;
           into.segments[rank] = t.out.keys[v].segment;
         } else if constexpr (is_stored_v<decltype(args_.keys_out)>) {
@@ -349,7 +412,9 @@ class tile_agent {
   // the tile's per-segment counts (count-only forms).
   __device__ __forceinline__ void finish_segments(buffer& compacted, int index, index_t offset, int count,
                                                   segment_span span) const {
-    if constexpr (Args::writes_keys) {
+    if constexpr (walks_segment_ends) {
+      store_path_offsets<threads>(args_.segments_out, args_.offsets, span.first, span.last, index == 0);
+    } else if constexpr (Args::writes_keys) {
       store_segment_offsets<threads>(args_.segments_out, compacted.segments.data(), count, offset, span.first,
                                      span.last, index == 0);
     } else {

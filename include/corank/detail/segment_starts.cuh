@@ -1,0 +1,127 @@
+#pragma once
+// A segmented merge tile's segments (segmented_path.hpp), found once per tile by one
+// block-wide pass: where each segment that holds elements of the tile starts in its windows.
+// The segments a tile covers are a contiguous range [first, last] of the offsets (the
+// segments of its boundaries); the pass keeps those that start inside the tile and are not
+// empty (an empty segment starts where the next one does), so the starts it keeps strictly
+// increase along the path and are fewer than the tile's window. A thread then finds its
+// segment by a search of these starts in shared memory, and walks its piece with the plain
+// two-input walk, bounded by its segment's ends, moving on to the next start where both sides
+// of its segment are used up (segment_ends, for block_walk.cuh). Keys stay plain keys: a merge
+// needs no label per element, and its output offsets are the segments' starts on the path.
+// The starts are staged a round at a time, in an array a fraction of the window long (the
+// tile agent's choice): a round holds the starts its threads begin in and the few each walks
+// past. Tiles of segments shorter than that fraction take more rounds (each a pass over the
+// offsets); the others, one.
+
+#include <corank/config.hpp>
+#include <corank/segmented_path.hpp>
+
+#include <cstdint>
+
+namespace corank::detail {
+
+// A start in the tile's windows: A's index in the high 16 bits, B's in the low (windows are
+// shorter than 2^16, tile_agent.cuh checks).
+using segment_start = std::uint32_t;
+__device__ __forceinline__ segment_start pack_start(int a, int b) { return (unsigned(a) << 16) | unsigned(b); }
+__device__ __forceinline__ int start_a(segment_start s) { return int(s >> 16); }
+__device__ __forceinline__ int start_b(segment_start s) { return int(s & 0xFFFFu); }
+__device__ __forceinline__ int start_diagonal(segment_start s) { return start_a(s) + start_b(s); }
+
+// The tile's starts, numbered along the path: start 0 is (0, 0), for segment `first`, which
+// starts at or before the tile; starts 1 to count those of the segments (first, last] that
+// begin inside the tile (the windows A[begin.a, + a_size) and B[begin.b, + b_size)) and hold
+// elements; start count + 1 is (a_size, b_size), the windows' ends. This stages starts
+// [from, from + slots) of them at starts[0, slots) and returns count, the same in every thread
+// (every thread calls it). Whatever the offsets hold, it reads offsets [first, last] only
+// (last <= S), writes starts[0, slots) only, count is less than the window, and every start
+// lies inside the windows: offsets that are no offsets give starts in unspecified order,
+// which the walks read within their windows all the same. The caller's barrier orders the
+// writes before the searches.
+template <int Threads, class Scan, class OffsetsA, class OffsetsB>
+__device__ __forceinline__ int stage_segment_starts(segment_start* starts, int from, int slots,
+                                                    typename Scan::TempStorage& scan,
+                                                    const segment_offsets<OffsetsA, OffsetsB>& offsets,
+                                                    split<index_t> begin, int a_size, int b_size, index_t first,
+                                                    index_t last) {
+  const int window = a_size + b_size;
+  int count = 0;
+  for (index_t base = first + 1; base <= last; base += Threads) {  // the same rounds in every thread
+    const index_t s = base + threadIdx.x;
+    int keep = 0;
+    index_t a = 0, b = 0;
+    if (s <= last) {
+      a = offsets.a_start(s) - begin.a;
+      b = offsets.b_start(s) - begin.b;
+      // Inside the tile, and not empty: the next segment starts further on (the last one
+      // in the range ends past the tile, or at its end).
+      keep = 0 <= a && a <= a_size && 0 <= b && b <= b_size && 0 < a + b && a + b < window &&
+             (s == last || offsets.path_start(s + 1) > offsets.path_start(s));
+    }
+    int rank = 0, kept = 0;
+    Scan(scan).ExclusiveSum(keep, rank, kept);
+    const int number = 1 + count + rank;
+    if (keep && number < window && from <= number && number < from + slots) {
+      starts[number - from] = pack_start(int(a), int(b));
+    }
+    count = count + kept < window ? count + kept : window;  // no overflow, whatever the offsets
+    __syncthreads();  // the scan's storage is reused
+  }
+  if (count > window - 1) count = window > 0 ? window - 1 : 0;
+  if (threadIdx.x == 0) {
+    if (from == 0) starts[0] = pack_start(0, 0);
+    if (from <= count + 1 && count + 1 < from + slots) starts[count + 1 - from] = pack_start(a_size, b_size);
+  }
+  return count;
+}
+
+// The last of starts[0, count] at or before diagonal d of the tile (starts[0] is at 0).
+__device__ __forceinline__ int segment_start_at(const segment_start* starts, int count, int d) {
+  int low = 0, high = count;
+  while (low < high) {
+    const int mid = (low + high + 1) / 2;
+    if (start_diagonal(starts[mid]) <= d) low = mid; else high = mid - 1;
+  }
+  return low;
+}
+
+// For walk_tile: where both sides of the walk's segment are used up, the next segment starts
+// there, and the walk goes on to its ends. `next` is the start that ends the walk's segment,
+// `last` the last one staged, past which it does not go. Starts out of order (offsets that
+// are no offsets) could leave both sides used up with elements left in the windows: the walk
+// then goes on to the windows' ends, `windows_end`, so that every step inside the windows
+// takes one of their elements.
+struct segment_ends {
+  const segment_start* starts;
+  int next, last;
+  segment_start windows_end;
+
+  template <class CursorA, class CursorB, class WindowA, class WindowB>
+  __device__ __forceinline__ void operator()(CursorA& a_at, CursorB& b_at, const WindowA& a, const WindowB& b) {
+    if (!a_at.left() && !b_at.left()) {
+      next = next < last ? next + 1 : last;
+      segment_start end = starts[next];
+      a_at.set_end(a, start_a(end));
+      b_at.set_end(b, start_b(end));
+      if (!a_at.left() && !b_at.left()) {
+        a_at.set_end(a, start_a(windows_end));
+        b_at.set_end(b, start_b(windows_end));
+      }
+    }
+  }
+};
+
+// A merge's output offsets: segment s's output starts where s starts on the path. Those of
+// segments (first, last] (tile 0: [0, last]) are written by the tile, so that each is
+// written once, by the tile its start falls in.
+template <int Threads, class OffsetsOut, class OffsetsA, class OffsetsB>
+__device__ __forceinline__ void store_path_offsets(OffsetsOut offsets_out,
+                                                   const segment_offsets<OffsetsA, OffsetsB>& offsets, index_t first,
+                                                   index_t last, bool first_tile) {
+  for (index_t s = (first_tile ? 0 : first + 1) + threadIdx.x; s <= last; s += Threads) {
+    offsets_out[s] = s == 0 ? index_t(0) : offsets.path_start(s);
+  }
+}
+
+}  // namespace corank::detail
