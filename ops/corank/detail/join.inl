@@ -31,10 +31,10 @@ struct join_layout {
 constexpr int join_words = 2;
 
 template <class Left, class Right, class Compare>
-auto join_counts(Left left, index_t m, Right right, index_t n, const index_t* lower, Compare comp, index_t* poison) {
+auto join_counts(Left left, index_t m, Right right, index_t n, const index_t* lower, Compare comp) {
   using count = join_match_count<Left, Right, Compare>;
   return thrust::transform_iterator<count, thrust::counting_iterator<index_t>, index_t>(
-      thrust::counting_iterator<index_t>(0), count{left, right, lower, m, n, comp, poison});
+      thrust::counting_iterator<index_t>(0), count{left, right, lower, m, n, comp});
 }
 
 // `own_columns`: the lower bounds and offsets live in the storage (else they are the caller's:
@@ -48,8 +48,9 @@ cudaError_t join_layout_for(Left left, index_t m, Right right, index_t n, index_
           device::sorted_lower_bound(nullptr, layout.search_bytes, right, n, left, m, none, none, comp, stream, kind);
       e != cudaSuccess)
     return e;
-  const auto counts = join_counts(left, m, right, n, none, comp, none);
-  if (const cudaError_t e = cub::DeviceScan::ExclusiveSum(nullptr, layout.scan_bytes, counts, none, m + 1, stream);
+  const auto counts = join_counts(left, m, right, n, none, comp);
+  if (const cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, layout.scan_bytes, counts, none, sticky_sum{},
+                                                           index_t(0), m + 1, stream);
       e != cudaSuccess)
     return e;
   layout.bounds_bytes = expands ? std::size_t(join_expand_tiles(m, pairs) + 1) * sizeof(index_t) : 0;
@@ -66,7 +67,7 @@ cudaError_t join_layout_for(Left left, index_t m, Right right, index_t n, index_
 }
 
 // *count_out: a word's negative verdict (the inputs found unsorted), else the number of pairs
-// (-1 where that is negative).
+// (-1 where that is negative: the counts found them unsorted).
 template <int = 0>
 __global__ void join_count_kernel(index_t* count_out, const index_t* words, int passes, const index_t* offsets,
                                   index_t m) {
@@ -75,8 +76,8 @@ __global__ void join_count_kernel(index_t* count_out, const index_t* words, int 
   *count_out = count;
 }
 
-// The lower bounds (words[0]: the pass's count) and the prefix sums of the match counts (which
-// poison words[0] where they read something out of order).
+// The lower bounds (words[0]: the pass's count) and the prefix sums of the match counts (-1
+// from where they read something out of order on).
 template <class Left, class Right, class Compare>
 cudaError_t run_join_offsets(char* base, const join_layout& layout, Left left, index_t m, Right right, index_t n,
                              index_t* lower, index_t* offsets, Compare comp, cudaStream_t stream, strategy kind) {
@@ -87,8 +88,9 @@ cudaError_t run_join_offsets(char* base, const join_layout& layout, Left left, i
       e != cudaSuccess)
     return e;
   std::size_t scan_bytes = layout.scan_bytes;
-  const auto counts = join_counts(left, m, right, n, static_cast<const index_t*>(lower), comp, words);
-  return cub::DeviceScan::ExclusiveSum(base + layout.work_at, scan_bytes, counts, offsets, m + 1, stream);
+  const auto counts = join_counts(left, m, right, n, static_cast<const index_t*>(lower), comp);
+  return cub::DeviceScan::ExclusiveScan(base + layout.work_at, scan_bytes, counts, offsets, sticky_sum{}, index_t(0),
+                                        m + 1, stream);
 }
 
 // The offsets, where `expands`, the pairs, then the count.

@@ -6,7 +6,9 @@
 //   scan (cub::DeviceScan, decoupled look-back) reads as its input, so that the counts and
 //   their prefix sums come out of one kernel, with no second search and no upper bounds stored.
 //   It also checks what it reads against the order (left[i - 1] <= left[i], and
-//   right[lower - 1] < left[i] <= right[lower]) and poisons a word where that fails.
+//   right[lower - 1] < left[i] <= right[lower]) and counts -1 where that fails, which the
+//   scan's operator (sticky_sum) carries to every later prefix sum: the number of pairs comes
+//   out negative. (No store: the scan's loads of several elements stay free to overlap.)
 // - The expansion: output position p's left element is the last i with offsets[i] <= p. The
 //   merge path of the offsets and the positions 0, 1, ..., pairs - 1 cut into tiles of
 //   join_expand_tile steps (join_partition_kernel: one co-rank search per tile boundary) gives
@@ -34,16 +36,12 @@ struct join_match_count {
   const index_t* lower;
   index_t m, n;
   Compare comp;
-  index_t* poison;  // set to -1 where what is read is out of order
 
   __device__ index_t operator()(index_t i) const {
     if (i >= m) return 0;
     const auto key = left[i];
     const index_t first = lower[i];
-    if (first < 0 || first > n) {
-      *poison = -1;
-      return 0;
-    }
+    if (first < 0 || first > n) return -1;
     const bool out_of_order = (i > 0 && comp(key, left[i - 1])) || (first > 0 && !comp(right[first - 1], key)) ||
                               (first < n && comp(right[first], key));
     // The first right element after key, from `first`: double the step while the element at
@@ -58,9 +56,14 @@ struct join_match_count {
       const index_t mid = at + (end - at) / 2;
       if (comp(key, right[mid])) end = mid; else at = mid + 1;
     }
-    if (out_of_order) *poison = -1;
-    return at - first;
+    return out_of_order ? -1 : at - first;
   }
+};
+
+// The scan's operator: a sum in which -1 (inputs out of order) is sticky. Associative, with 0
+// its identity on the counts.
+struct sticky_sum {
+  __host__ __device__ index_t operator()(index_t a, index_t b) const { return a < 0 || b < 0 ? -1 : a + b; }
 };
 
 constexpr int join_expand_threads = 256;
