@@ -17,7 +17,8 @@
 //   positions. corank: device::sorted_join_offsets then device::sorted_join_expand (storage
 //   allocated once, the count known from before, as a caller that sized its outputs has it),
 //   and the convenience corank::sorted_join (which counts, reads the count back and expands,
-//   allocating from corank's pool). Thrust's sort-merge join on the same sorted keys:
+//   allocating from corank's pool); the two halves are also timed alone. Thrust's sort-merge
+//   join on the same sorted keys:
 //   thrust::lower_bound and thrust::upper_bound (vectorized), thrust::exclusive_scan of the
 //   counts, and the expansion by a load-balanced search: thrust::upper_bound of every output
 //   position in the offsets gives its left key, a thrust::for_each its right key.
@@ -217,6 +218,18 @@ void bench_join(bench_context& ctx, const options& opt, const std::string& type,
                       BENCH_CHECK(corank::device::sorted_join_offsets(storage, bytes, l, m, r, n, lower, offsets, word,
                                                                       corank::less{}, ctx.stream));
                       bytes = expand_bytes;
+                      BENCH_CHECK(corank::device::sorted_join_expand(storage, bytes, lower, offsets, m, pairs,
+                                                                     ours_l.get<index_t>(), ours_r.get<index_t>(),
+                                                                     static_cast<index_t*>(nullptr), ctx.stream));
+                    })});
+    // The two halves alone (the expansion from the offsets the runs above left).
+    rows.push_back({"  of which sorted_join_offsets", measure(ctx, 1, 3, opt.runs, [&](int) {
+                      std::size_t bytes = offsets_bytes;
+                      BENCH_CHECK(corank::device::sorted_join_offsets(storage, bytes, l, m, r, n, lower, offsets, word,
+                                                                      corank::less{}, ctx.stream));
+                    })});
+    rows.push_back({"  of which sorted_join_expand", measure(ctx, 1, 3, opt.runs, [&](int) {
+                      std::size_t bytes = expand_bytes;
                       BENCH_CHECK(corank::device::sorted_join_expand(storage, bytes, lower, offsets, m, pairs,
                                                                      ours_l.get<index_t>(), ours_r.get<index_t>(),
                                                                      static_cast<index_t*>(nullptr), ctx.stream));

@@ -36,18 +36,23 @@
 //     the pairs from them (pairs = offsets[m]); count_out may be null, else it receives pairs.
 //     The convenience sorted_join runs these two, keeping the bounds in between.
 //
-// - How (detail/join_expansion.hpp): each left element's lower and upper bound in the right
-//   column (two passes of search.cuh's sorted search), an exclusive prefix sum of their
-//   differences (cub::DeviceScan), and one more sorted search, of the output positions in the
-//   prefix sums, that gives each position its left element: tiles of equal length over the
-//   positions and the left column, however the pairs fall on the keys (a key with 10^4 copies
-//   on each side is 10^8 outputs over every tile, not one thread's loop). O(m + n + pairs)
-//   work; temporary storage about 3m index_t.
+// - How (detail/join_kernels.cuh): each left element's lower bound in the right column (one
+//   pass of search.cuh's sorted search); then one exclusive scan (cub::DeviceScan) whose input
+//   is each left element's match count, found by a galloping search from its lower bound (one
+//   read where the key has no match, O(log run) where it has), so the counts and their prefix
+//   sums come out of one kernel; then the expansion: the merge path of the prefix sums and the
+//   output positions cut into tiles of 2048 steps (positions plus left elements), each staged
+//   in shared memory, its positions taken in strides of the block so that the stores of both
+//   columns are coalesced. A tile holds at most that many positions however the pairs fall on
+//   the keys (a key with 10^4 copies on each side is 10^8 outputs over every tile, not one
+//   thread's loop). O(m + n + pairs) work; temporary storage about 2m index_t.
 // - Outputs: positions as index_t, converted to the outputs' value types; left_out and
 //   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
 //   count, exactly `pairs` outputs are still written, of unspecified contents past the count.
 // - Preconditions, errors and unsorted inputs as search.cuh's, with the left column as the
-//   queries and the right as the haystack: the two-phase forms return cudaErrorInvalidValue
+//   queries and the right as the haystack (the counts also find a left column that goes down
+//   anywhere, and a lower bound its neighbours in the right column contradict; the expansion,
+//   offsets that go backwards): the two-phase forms return cudaErrorInvalidValue
 //   for bad arguments (negative sizes or pairs, null pointers with nonzero sizes, too little
 //   temporary storage, a null count_out), the convenience forms throw corank::cuda_error with
 //   a sentence for them and corank::unsorted_input where the kernels found the inputs

@@ -1,15 +1,17 @@
 // The sort-merge join on the GPU (join.cuh: sorted_join_count, sorted_join) against each left
 // key's std::equal_range (support/join_cases.hpp): distributions and sizes around the tile and
-// over several tiles, two strategies, one key with 10^4 copies on each side (10^8 pairs of one
-// key), 2^32 pairs of one key from constant iterators (positions beyond 2^31), the two-phase
-// forms (the count and the pairs; the offsets and the expansion), unsorted inputs and argument
-// errors.
+// over several tiles, two strategies, runs whose pairs cross the expansion's tiles, empty
+// sides, one key with 10^4 copies on each side (10^8 pairs of one key), 2^32 pairs of one key
+// from constant iterators (positions beyond 2^31), the two-phase forms (the count and the
+// pairs; the offsets and the expansion), unsorted inputs (a left column going down is always
+// found; offsets going backwards in the expansion) and argument errors.
 //
 // Kernels compile for int32 columns with index_t outputs, and for the constant iterators with
-// outputs that check each pair where it is written: two lower-bound, two upper-bound and two
-// expansion passes.
+// outputs that check each pair where it is written: a lower-bound pass, a counting scan and
+// an expansion for each.
 
 #include <corank/comparators.hpp>
+#include <corank/detail/join_kernels.cuh>
 #include <corank/error.hpp>
 #include <corank/join.cuh>
 #include <corank/strategy.hpp>
@@ -90,6 +92,56 @@ TEST_F(GpuJoin, OneKeyAmidOthers) {
     return out;
   };
   check_join(column(40000, quick_or(3000, 300), 30000), column(20000, quick_or(2000, 200), 50000), strategy::automatic);
+}
+
+// Runs of 1 to 80 equal keys on each side, so that the pairs of one key cross the
+// expansion's tiles (join_kernels.cuh: 2048 positions and left elements), at sizes that put
+// m + pairs on either side of a tile's edge, and with one side empty.
+TEST_F(GpuJoin, RunsCrossingExpansionTiles) {
+  std::mt19937_64 rng = make_rng();
+  constexpr std::size_t expand_tile = corank::detail::join_expand_tile;
+  auto runs = [&](std::size_t size, std::uint64_t longest) {
+    std::vector<std::int32_t> out;
+    std::int32_t key = 0;
+    while (out.size() < size) {
+      key += std::int32_t(1 + rng() % 3);
+      out.insert(out.end(), std::min<std::size_t>(1 + rng() % longest, size - out.size()), key);
+    }
+    return out;
+  };
+  for (std::size_t size : {std::size_t(1), expand_tile / 8 - 1, expand_tile / 8, 3 * expand_tile + 1,
+                           std::size_t(quick_or(40 * expand_tile, 6 * expand_tile))}) {
+    for (std::uint64_t longest : {2, 17, 80}) {
+      const std::vector<std::int32_t> left = runs(size, longest), right = runs(size + 7, longest);
+      SCOPED_TRACE("size " + std::to_string(size) + ", runs up to " + std::to_string(longest));
+      check_join(left, right, strategy::automatic);
+      check_join(left, {}, strategy::automatic);
+      check_join({}, right, strategy::automatic);
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// A left column that goes down anywhere is found (the counts compare each left key with the
+// one before it), before any pair is written.
+TEST_F(GpuJoin, UnsortedLeftIsAlwaysFound) {
+  std::mt19937_64 rng = make_rng();
+  for (std::size_t size : {std::size_t(2), std::size_t(5000), std::size_t(quick_or(300000, 30000))}) {
+    std::vector<std::int32_t> left(size), right(size);
+    for (std::size_t k = 0; k < size; ++k) left[k] = right[k] = std::int32_t(k / 3);
+    const std::size_t at = 1 + rng() % (size - 1);
+    std::swap(left[at - 1], left[at]);
+    if (left[at - 1] == left[at]) left[at - 1] = left[at] + 1;
+    SCOPED_TRACE("size " + std::to_string(size) + ", descent at " + std::to_string(at));
+    const device_buffer<std::int32_t> l(left), r(right);
+    EXPECT_THROW(corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end()), corank::unsorted_input);
+    guarded_output<index_t> lo(size), ro(size);
+    EXPECT_THROW(corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), lo.first(), ro.first()),
+                 corank::unsorted_input);
+    CORANK_ASSERT_DEVICE_OK();
+    EXPECT_TRUE(lo.untouched());
+    EXPECT_TRUE(ro.untouched());
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -259,6 +311,29 @@ TEST_F(GpuJoinTwoPhase, OffsetsThenExpandComputeTheBoundsOnce) {
                                                             stream));
   ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
   EXPECT_TRUE(lo.check(expected.left));
+}
+
+// Offsets that go backwards (not sorted_join_offsets's): a negative count, and stores only
+// inside the `pairs` outputs.
+TEST_F(GpuJoinTwoPhase, ExpandFindsOffsetsGoingBackwards) {
+  const index_t m = 5000, pairs = 20000;
+  std::vector<index_t> lower(m, 0), offsets(m + 1);
+  for (index_t i = 0; i <= m; ++i) offsets[i] = 4 * i;
+  offsets[m / 2] = 3 * pairs;  // one count far too large, the next below zero
+  const device_buffer<index_t> l(lower), o(offsets);
+  device_buffer<index_t> count(1);
+  std::size_t bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_expand(nullptr, bytes, l.data(), o.data(), m, pairs,
+                                                            static_cast<index_t*>(nullptr),
+                                                            static_cast<index_t*>(nullptr), count.data(), stream));
+  device_buffer<unsigned char> temp(bytes);
+  guarded_output<index_t> lo(static_cast<std::size_t>(pairs)), ro(static_cast<std::size_t>(pairs));
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_expand(temp.data(), bytes, l.data(), o.data(), m, pairs,
+                                                            lo.first(), ro.first(), count.data(), stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_LT(count.to_host()[0], 0);
+  EXPECT_TRUE(guards_intact(lo.buffer.to_host(), guard_elements, lo.count));
+  EXPECT_TRUE(guards_intact(ro.buffer.to_host(), guard_elements, ro.count));
 }
 
 TEST(GpuJoinErrors, UnsortedInputsAndBadArguments) {

@@ -94,8 +94,11 @@ class device_buffer {
     if (host.size() != size_) throw std::logic_error("device_buffer::upload: size mismatch");
     if (size_ > 0) cuda_check(cudaMemcpy(data_, host.data(), size_ * sizeof(T), cudaMemcpyHostToDevice), "upload");
   }
+  // Done when it returns: cudaMemset runs on the legacy stream, which a non-blocking stream
+  // (gpu_stream_test's) does not wait for.
   void fill_poison() {
     if (size_ > 0) cuda_check(cudaMemset(data_, poison_byte, size_ * sizeof(T)), "cudaMemset");
+    cuda_check(cudaDeviceSynchronize(), "cudaMemset");
   }
   std::vector<T> to_host() const {
     std::vector<T> host(size_);

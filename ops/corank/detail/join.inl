@@ -1,8 +1,9 @@
 #pragma once
-// Bodies of join.cuh: two search passes, a prefix sum, and (pairs) the expansion's search.
+// Bodies of join.cuh: one search pass (the lower bounds), the counts and their prefix sums in
+// one scan (join_kernels.cuh: join_match_count), and (pairs) the expansion's two kernels.
 
 #include <corank/detail/dispatch.cuh>
-#include <corank/detail/join_expansion.hpp>
+#include <corank/detail/join_kernels.cuh>
 #include <corank/detail/make_args.hpp>
 #include <corank/detail/null_check.hpp>
 #include <corank/detail/two_phase.hpp>
@@ -17,70 +18,56 @@
 namespace corank {
 namespace detail {
 
-// Left element i's match count (upper minus lower bound); 0 at i == m, so that an exclusive
-// sum over m + 1 items ends with the number of pairs.
-struct match_count {
-  const index_t* lower;
-  const index_t* upper;
-  index_t m;
-  __host__ __device__ index_t operator()(index_t i) const { return i < m ? upper[i] - lower[i] : 0; }
-};
-
-// Where a join keeps what it computes in the temporary storage: each left element's lower and
-// upper bound, the m + 1 prefix sums, the passes' count words, then the scan's and the search
-// passes' own storage (one region, used by one pass at a time).
+// Where a join keeps what it computes in the temporary storage: each left element's lower
+// bound, the m + 1 prefix sums, two words (the bounds and counts' verdict, the expansion's),
+// then one region used by one step at a time: the search pass's storage, the scan's, the
+// expansion's tile boundaries.
 struct join_layout {
-  std::size_t lower_at = 0, upper_at = 0, offsets_at = 0, words_at = 0;
-  std::size_t scan_at = 0, scan_bytes = 0;
-  std::size_t search_at = 0, search_bytes = 0;
+  std::size_t lower_at = 0, offsets_at = 0, words_at = 0, work_at = 0;
+  std::size_t search_bytes = 0, scan_bytes = 0, bounds_bytes = 0;
   std::size_t bytes = 0;
 };
 
-constexpr int join_words = 3;  // the lower, upper and expansion passes' counts
+constexpr int join_words = 2;
 
-template <class Left, class Right, class Compare, class Expansion>
-cudaError_t join_layout_for(Left left, index_t m, Right right, index_t n, index_t pairs, Compare comp,
-                            cudaStream_t stream, strategy kind, const Expansion* expansion, join_layout& layout) {
+template <class Left, class Right, class Compare>
+auto join_counts(Left left, index_t m, Right right, index_t n, const index_t* lower, Compare comp) {
+  using count = join_match_count<Left, Right, Compare>;
+  return thrust::transform_iterator<count, thrust::counting_iterator<index_t>, index_t>(
+      thrust::counting_iterator<index_t>(0), count{left, right, lower, m, n, comp});
+}
+
+// `own_columns`: the lower bounds and offsets live in the storage (else they are the caller's:
+// sorted_join_offsets); `pairs` >= 0: the expansion's boundaries too.
+template <class Left, class Right, class Compare>
+cudaError_t join_layout_for(Left left, index_t m, Right right, index_t n, index_t pairs, bool own_columns,
+                            bool expands, Compare comp, cudaStream_t stream, strategy kind, join_layout& layout) {
   if (m < 0 || n < 0 || pairs < 0) return cudaErrorInvalidValue;
-  std::size_t lower_bytes = 0, upper_bytes = 0, expansion_bytes = 0, scan_bytes = 0;
   index_t* none = nullptr;
   if (const cudaError_t e =
-          device::sorted_lower_bound(nullptr, lower_bytes, right, n, left, m, none, none, comp, stream, kind);
+          device::sorted_lower_bound(nullptr, layout.search_bytes, right, n, left, m, none, none, comp, stream, kind);
       e != cudaSuccess)
     return e;
-  if (const cudaError_t e =
-          device::sorted_upper_bound(nullptr, upper_bytes, right, n, left, m, none, none, comp, stream, kind);
+  const auto counts = join_counts(left, m, right, n, none, comp);
+  if (const cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, layout.scan_bytes, counts, none, sticky_sum{},
+                                                           index_t(0), m + 1, stream);
       e != cudaSuccess)
     return e;
-  if (expansion != nullptr) {
-    const thrust::counting_iterator<index_t> positions(0);
-    if (const cudaError_t e = device::sorted_upper_bound(nullptr, expansion_bytes, static_cast<const index_t*>(none),
-                                                         m, positions, pairs, *expansion, none, corank::less{},
-                                                         stream, kind);
-        e != cudaSuccess)
-      return e;
-  }
-  const auto counts = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), match_count{});
-  if (const cudaError_t e = cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, none, m + 1, stream);
-      e != cudaSuccess)
-    return e;
-  std::size_t search_bytes = lower_bytes > upper_bytes ? lower_bytes : upper_bytes;
-  search_bytes = search_bytes > expansion_bytes ? search_bytes : expansion_bytes;
-  const std::size_t column = align_up(std::size_t(m) * sizeof(index_t));
+  layout.bounds_bytes = expands ? std::size_t(join_expand_tiles(m, pairs) + 1) * sizeof(index_t) : 0;
+  std::size_t work = layout.search_bytes > layout.scan_bytes ? layout.search_bytes : layout.scan_bytes;
+  work = work > layout.bounds_bytes ? work : layout.bounds_bytes;
+  const std::size_t columns =
+      own_columns ? align_up(std::size_t(m) * sizeof(index_t)) + align_up(std::size_t(m + 1) * sizeof(index_t)) : 0;
   layout.lower_at = 0;
-  layout.upper_at = column;
-  layout.offsets_at = 2 * column;
-  layout.words_at = layout.offsets_at + align_up(std::size_t(m + 1) * sizeof(index_t));
-  layout.scan_at = layout.words_at + align_up(join_words * sizeof(index_t));
-  layout.scan_bytes = scan_bytes;
-  layout.search_at = layout.scan_at + align_up(scan_bytes);
-  layout.search_bytes = search_bytes;
-  layout.bytes = layout.search_at + align_up(search_bytes);
+  layout.offsets_at = own_columns ? align_up(std::size_t(m) * sizeof(index_t)) : 0;
+  layout.words_at = columns;
+  layout.work_at = layout.words_at + align_up(join_words * sizeof(index_t));
+  layout.bytes = layout.work_at + align_up(work);
   return cudaSuccess;
 }
 
-// *count_out: a pass's negative count (the inputs found unsorted), else the number of pairs
-// (-1 where that is negative: an upper bound below its lower bound, from unsorted inputs).
+// *count_out: a word's negative verdict (the inputs found unsorted), else the number of pairs
+// (-1 where that is negative: the counts found them unsorted).
 template <int = 0>
 __global__ void join_count_kernel(index_t* count_out, const index_t* words, int passes, const index_t* offsets,
                                   index_t m) {
@@ -89,76 +76,43 @@ __global__ void join_count_kernel(index_t* count_out, const index_t* words, int 
   *count_out = count;
 }
 
-// The bounds, the prefix sums and, where `expansion` is given, the pairs, in `layout`.
-template <class Left, class Right, class Compare, class Expansion>
-cudaError_t run_join(void* temp_storage, const join_layout& layout, Left left, index_t m, Right right, index_t n,
-                     index_t pairs, Expansion* expansion, index_t* count_out, Compare comp, cudaStream_t stream,
-                     strategy kind) {
-  char* base = static_cast<char*>(temp_storage);
-  auto* lower = reinterpret_cast<index_t*>(base + layout.lower_at);
-  auto* upper = reinterpret_cast<index_t*>(base + layout.upper_at);
-  auto* offsets = reinterpret_cast<index_t*>(base + layout.offsets_at);
+// The lower bounds (words[0]: the pass's count) and the prefix sums of the match counts (-1
+// from where they read something out of order on).
+template <class Left, class Right, class Compare>
+cudaError_t run_join_offsets(char* base, const join_layout& layout, Left left, index_t m, Right right, index_t n,
+                             index_t* lower, index_t* offsets, Compare comp, cudaStream_t stream, strategy kind) {
   auto* words = reinterpret_cast<index_t*>(base + layout.words_at);
-  void* search = base + layout.search_at;
   std::size_t search_bytes = layout.search_bytes;
-  if (const cudaError_t e = device::sorted_lower_bound(search, search_bytes, right, n, left, m, lower, words + 0,
-                                                       comp, stream, kind);
+  if (const cudaError_t e = device::sorted_lower_bound(base + layout.work_at, search_bytes, right, n, left, m, lower,
+                                                       words, comp, stream, kind);
       e != cudaSuccess)
     return e;
-  if (const cudaError_t e = device::sorted_upper_bound(search, search_bytes, right, n, left, m, upper, words + 1,
-                                                       comp, stream, kind);
-      e != cudaSuccess)
-    return e;
-  const auto counts =
-      thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), match_count{lower, upper, m});
   std::size_t scan_bytes = layout.scan_bytes;
-  if (const cudaError_t e =
-          cub::DeviceScan::ExclusiveSum(base + layout.scan_at, scan_bytes, counts, offsets, m + 1, stream);
-      e != cudaSuccess)
-    return e;
-  int passes = 2;
-  if (expansion != nullptr) {
-    expansion->lower = lower;
-    expansion->offsets = offsets;
-    const thrust::counting_iterator<index_t> positions(0);
-    if (const cudaError_t e = device::sorted_upper_bound(search, search_bytes, static_cast<const index_t*>(offsets), m,
-                                                         positions, pairs, *expansion, words + 2, corank::less{},
-                                                         stream, kind);
-        e != cudaSuccess)
-      return e;
-    passes = 3;
-  }
-  join_count_kernel<<<1, 1, 0, stream>>>(count_out, words, passes, offsets, m);
-  return cudaPeekAtLastError();
+  const auto counts = join_counts(left, m, right, n, static_cast<const index_t*>(lower), comp);
+  return cub::DeviceScan::ExclusiveScan(base + layout.work_at, scan_bytes, counts, offsets, sticky_sum{}, index_t(0),
+                                        m + 1, stream);
 }
 
-// sorted_join_offsets's passes: the bounds (the lower ones into the caller's lower_out), the
-// prefix sums into offsets_out, and the count.
-template <class Left, class Right, class Compare>
-cudaError_t run_join_offsets(void* temp_storage, const join_layout& layout, Left left, index_t m, Right right,
-                             index_t n, index_t* lower, index_t* offsets, index_t* count_out, Compare comp,
-                             cudaStream_t stream, strategy kind) {
+// The offsets, where `expands`, the pairs, then the count.
+template <class Left, class Right, class LeftOut, class RightOut, class Compare>
+cudaError_t run_join(void* temp_storage, const join_layout& layout, Left left, index_t m, Right right, index_t n,
+                     index_t pairs, bool expands, LeftOut left_out, RightOut right_out, index_t* count_out,
+                     Compare comp, cudaStream_t stream, strategy kind) {
   char* base = static_cast<char*>(temp_storage);
-  auto* upper = reinterpret_cast<index_t*>(base + layout.upper_at);
+  auto* lower = reinterpret_cast<index_t*>(base + layout.lower_at);
+  auto* offsets = reinterpret_cast<index_t*>(base + layout.offsets_at);
   auto* words = reinterpret_cast<index_t*>(base + layout.words_at);
-  void* search = base + layout.search_at;
-  std::size_t search_bytes = layout.search_bytes;
-  if (const cudaError_t e = device::sorted_lower_bound(search, search_bytes, right, n, left, m, lower, words + 0,
-                                                       comp, stream, kind);
+  if (const cudaError_t e = run_join_offsets(base, layout, left, m, right, n, lower, offsets, comp, stream, kind);
       e != cudaSuccess)
     return e;
-  if (const cudaError_t e = device::sorted_upper_bound(search, search_bytes, right, n, left, m, upper, words + 1,
-                                                       comp, stream, kind);
-      e != cudaSuccess)
-    return e;
-  const auto counts =
-      thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), match_count{lower, upper, m});
-  std::size_t scan_bytes = layout.scan_bytes;
-  if (const cudaError_t e =
-          cub::DeviceScan::ExclusiveSum(base + layout.scan_at, scan_bytes, counts, offsets, m + 1, stream);
-      e != cudaSuccess)
-    return e;
-  join_count_kernel<<<1, 1, 0, stream>>>(count_out, words, 2, offsets, m);
+  if (expands) {
+    if (const cudaError_t e = launch_join_expansion(lower, offsets, m, pairs, left_out, right_out,
+                                                    reinterpret_cast<index_t*>(base + layout.work_at), words + 1,
+                                                    stream);
+        e != cudaSuccess)
+      return e;
+  }
+  join_count_kernel<<<1, 1, 0, stream>>>(count_out, words, expands ? 2 : 1, offsets, m);
   return cudaPeekAtLastError();
 }
 
@@ -170,14 +124,6 @@ const char* join_argument_error(const Left& left, index_t m, const Right& right,
   return nullptr;
 }
 
-// The expansion's output for these outputs (lower and offsets filled in by run_join).
-template <class LeftOut, class RightOut>
-auto expansion_of(LeftOut left_out, RightOut right_out) {
-  auto l = unwrap(left_out);
-  auto r = unwrap(right_out);
-  return join_expansion<decltype(l), decltype(r)>{l, r, nullptr, nullptr};
-}
-
 }  // namespace detail
 
 namespace device {
@@ -187,10 +133,8 @@ cudaError_t sorted_join_count(void* temp_storage, std::size_t& temp_storage_byte
                               index_t n, index_t* count_out, Compare comp, cudaStream_t stream, strategy kind) {
   const auto l = detail::unwrap_input(left);
   const auto r = detail::unwrap_input(right);
-  using no_expansion = detail::join_expansion<index_t*, index_t*>;
   detail::join_layout layout;
-  if (const cudaError_t e = detail::join_layout_for(l, m, r, n, 0, comp, stream, kind,
-                                                    static_cast<const no_expansion*>(nullptr), layout);
+  if (const cudaError_t e = detail::join_layout_for(l, m, r, n, 0, true, false, comp, stream, kind, layout);
       e != cudaSuccess)
     return e;
   if (temp_storage == nullptr) {
@@ -199,8 +143,8 @@ cudaError_t sorted_join_count(void* temp_storage, std::size_t& temp_storage_byte
   }
   if (temp_storage_bytes < layout.bytes || count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr)
     return cudaErrorInvalidValue;
-  return detail::run_join(temp_storage, layout, l, m, r, n, 0, static_cast<no_expansion*>(nullptr), count_out, comp,
-                          stream, kind);
+  index_t* none = nullptr;
+  return detail::run_join(temp_storage, layout, l, m, r, n, 0, false, none, none, count_out, comp, stream, kind);
 }
 
 template <class Left, class Right, class LeftOut, class RightOut, class Compare>
@@ -209,9 +153,10 @@ cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Lef
                         Compare comp, cudaStream_t stream, strategy kind) {
   const auto l = detail::unwrap_input(left);
   const auto r = detail::unwrap_input(right);
-  auto expansion = detail::expansion_of(left_out, right_out);
+  const auto lo = detail::unwrap(left_out);
+  const auto ro = detail::unwrap(right_out);
   detail::join_layout layout;
-  if (const cudaError_t e = detail::join_layout_for(l, m, r, n, pairs, comp, stream, kind, &expansion, layout);
+  if (const cudaError_t e = detail::join_layout_for(l, m, r, n, pairs, true, true, comp, stream, kind, layout);
       e != cudaSuccess)
     return e;
   if (temp_storage == nullptr) {
@@ -219,9 +164,9 @@ cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Lef
     return cudaSuccess;
   }
   if (temp_storage_bytes < layout.bytes || count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr ||
-      (pairs > 0 && (detail::is_null(expansion.left) || detail::is_null(expansion.right))))
+      (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro))))
     return cudaErrorInvalidValue;
-  return detail::run_join(temp_storage, layout, l, m, r, n, pairs, &expansion, count_out, comp, stream, kind);
+  return detail::run_join(temp_storage, layout, l, m, r, n, pairs, true, lo, ro, count_out, comp, stream, kind);
 }
 
 template <class Left, class Right, class Compare>
@@ -230,20 +175,11 @@ cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_by
                                 cudaStream_t stream, strategy kind) {
   const auto l = detail::unwrap_input(left);
   const auto r = detail::unwrap_input(right);
-  // sorted_join_count's storage less its lower bounds and offsets, which are the caller's
-  // here: the upper bounds, the count words, the scan's and the searches' storage.
-  using no_expansion = detail::join_expansion<index_t*, index_t*>;
-  detail::join_layout full;
-  if (const cudaError_t e = detail::join_layout_for(l, m, r, n, 0, comp, stream, kind,
-                                                    static_cast<const no_expansion*>(nullptr), full);
+  // The lower bounds and offsets are the caller's: the storage is the words and the work region.
+  detail::join_layout layout;
+  if (const cudaError_t e = detail::join_layout_for(l, m, r, n, 0, false, false, comp, stream, kind, layout);
       e != cudaSuccess)
     return e;
-  detail::join_layout layout = full;
-  layout.upper_at = 0;
-  layout.words_at = detail::align_up(std::size_t(m) * sizeof(index_t));
-  layout.scan_at = layout.words_at + detail::align_up(detail::join_words * sizeof(index_t));
-  layout.search_at = layout.scan_at + detail::align_up(layout.scan_bytes);
-  layout.bytes = layout.search_at + detail::align_up(layout.search_bytes);
   if (temp_storage == nullptr) {
     temp_storage_bytes = layout.bytes;
     return cudaSuccess;
@@ -251,38 +187,37 @@ cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_by
   if (temp_storage_bytes < layout.bytes || count_out == nullptr || offsets_out == nullptr ||
       (m > 0 && lower_out == nullptr) || detail::join_argument_error(l, m, r, n) != nullptr)
     return cudaErrorInvalidValue;
-  return detail::run_join_offsets(temp_storage, layout, l, m, r, n, lower_out, offsets_out, count_out, comp, stream,
-                                  kind);
+  char* base = static_cast<char*>(temp_storage);
+  if (const cudaError_t e =
+          detail::run_join_offsets(base, layout, l, m, r, n, lower_out, offsets_out, comp, stream, kind);
+      e != cudaSuccess)
+    return e;
+  detail::join_count_kernel<<<1, 1, 0, stream>>>(count_out, reinterpret_cast<index_t*>(base + layout.words_at), 1,
+                                                 offsets_out, m);
+  return cudaPeekAtLastError();
 }
 
 template <class LeftOut, class RightOut>
 cudaError_t sorted_join_expand(void* temp_storage, std::size_t& temp_storage_bytes, const index_t* lower,
                                const index_t* offsets, index_t m, index_t pairs, LeftOut left_out, RightOut right_out,
-                               index_t* count_out, cudaStream_t stream, strategy kind) {
+                               index_t* count_out, cudaStream_t stream, strategy) {
   if (m < 0 || pairs < 0) return cudaErrorInvalidValue;
-  auto expansion = detail::expansion_of(left_out, right_out);
-  expansion.lower = lower;
-  expansion.offsets = offsets;
-  const thrust::counting_iterator<index_t> positions(0);
-  std::size_t search_bytes = 0;
-  index_t* none = nullptr;
-  if (const cudaError_t e = device::sorted_upper_bound(nullptr, search_bytes, offsets, m, positions, pairs, expansion,
-                                                       none, corank::less{}, stream, kind);
-      e != cudaSuccess)
-    return e;
-  // The search's count word, then its storage.
-  const std::size_t search_at = detail::align_up(sizeof(index_t));
+  const auto lo = detail::unwrap(left_out);
+  const auto ro = detail::unwrap(right_out);
+  // The expansion's word, then its tile boundaries.
+  const std::size_t bounds_at = detail::align_up(sizeof(index_t));
+  const std::size_t bytes = bounds_at + std::size_t(detail::join_expand_tiles(m, pairs) + 1) * sizeof(index_t);
   if (temp_storage == nullptr) {
-    temp_storage_bytes = search_at + detail::align_up(search_bytes);
+    temp_storage_bytes = bytes;
     return cudaSuccess;
   }
-  if (temp_storage_bytes < search_at + search_bytes || offsets == nullptr || (m > 0 && lower == nullptr) ||
-      (pairs > 0 && (detail::is_null(expansion.left) || detail::is_null(expansion.right))))
+  if (temp_storage_bytes < bytes || offsets == nullptr || (m > 0 && lower == nullptr) ||
+      (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro))))
     return cudaErrorInvalidValue;
   auto* word = static_cast<index_t*>(temp_storage);
-  if (const cudaError_t e =
-          device::sorted_upper_bound(static_cast<char*>(temp_storage) + search_at, search_bytes, offsets, m, positions,
-                                     pairs, expansion, word, corank::less{}, stream, kind);
+  if (const cudaError_t e = detail::launch_join_expansion(
+          lower, offsets, m, pairs, lo, ro, reinterpret_cast<index_t*>(static_cast<char*>(temp_storage) + bounds_at),
+          word, stream);
       e != cudaSuccess)
     return e;
   if (count_out == nullptr) return cudaSuccess;
