@@ -1,11 +1,11 @@
 #pragma once
 // Bodies of join.cuh: two search passes, a prefix sum, and (pairs) the expansion's search.
 
-#include <corank/detail/dispatch.cuh>
+#include <corank/detail/dispatch/dispatch.cuh>
 #include <corank/detail/join_expansion.hpp>
-#include <corank/detail/make_args.hpp>
-#include <corank/detail/null_check.hpp>
-#include <corank/detail/two_phase.hpp>
+#include <corank/detail/forms/make_args.hpp>
+#include <corank/detail/forms/null_check.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 #include <corank/search.cuh>
 
 #include <cub/device/device_scan.cuh>
