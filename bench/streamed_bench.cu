@@ -24,7 +24,7 @@
 
 #include <corank/host/set_operations.hpp>
 #include <corank/host/merge.hpp>
-#include <corank/detail/copy_team.hpp>
+#include <corank/detail/forms/copy_team.hpp>
 #include <corank/streamed.cuh>
 
 #include "harness.hpp"

@@ -1,4 +1,4 @@
-#include <corank/detail/device_limits.hpp>
+#include <corank/detail/dispatch/device_limits.hpp>
 
 #include "per_device.hpp"
 

@@ -1,4 +1,4 @@
-#include <corank/detail/temporary_pool.hpp>
+#include <corank/detail/forms/temporary_pool.hpp>
 #include <corank/memory.hpp>
 
 #include "per_device.hpp"

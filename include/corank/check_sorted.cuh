@@ -56,4 +56,4 @@ void check_sorted(KeysA a_first, KeysA a_last, KeysB b_first, KeysB b_last, Comp
 
 }  // namespace corank
 
-#include <corank/detail/check_sorted.inl>
+#include <corank/detail/forms/check_sorted.inl>

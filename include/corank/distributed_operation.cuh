@@ -214,4 +214,4 @@ template <class Op> distributed_count_operation(Op) -> distributed_count_operati
 
 }  // namespace corank
 
-#include <corank/detail/distributed_operation.inl>
+#include <corank/detail/forms/distributed_operation.inl>

@@ -193,4 +193,4 @@ template <class Op> paired_by_key_operation(Op) -> paired_by_key_operation<Op>;
 
 }  // namespace corank
 
-#include <corank/detail/operation.inl>
+#include <corank/detail/forms/operation.inl>

@@ -171,4 +171,4 @@ template <class Op> segmented_paired_by_key_operation(Op) -> segmented_paired_by
 
 }  // namespace corank
 
-#include <corank/detail/segmented_operation.inl>
+#include <corank/detail/forms/segmented_operation.inl>

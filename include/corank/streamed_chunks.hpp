@@ -10,7 +10,7 @@
 
 #include <corank/balanced_path.hpp>
 #include <corank/config.hpp>
-#include <corank/detail/merge_args.hpp>
+#include <corank/detail/forms/merge_args.hpp>
 
 #include <cstddef>
 #include <functional>

@@ -112,4 +112,4 @@ template <class Op> streamed_count_operation(Op) -> streamed_count_operation<Op>
 
 }  // namespace corank
 
-#include <corank/detail/streamed_operation.inl>
+#include <corank/detail/forms/streamed_operation.inl>

@@ -24,7 +24,7 @@
 //                    comp = {}, stream = nullptr, kind = default_strategy)
 //
 // - How: the merge path of Q and H (ops/sorted_search.hpp) writes each query once, with B's
-//   position at its step (detail/b_step_values.hpp): the query's merged position minus its
+//   position at its step (detail/forms/b_step_values.hpp): the query's merged position minus its
 //   own index. Ties to the queries give lower bounds, ties to the haystack upper bounds; the
 //   membership flag compares the query with H's element at its lower bound (the tile also
 //   stages the element after its window of H for it). sorted_equal_count makes two passes:

@@ -7,7 +7,7 @@
 #include "distinct_ops.hpp"
 #include "gpu_operations.hpp"
 
-#include <corank/detail/two_phase.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 #include <corank/operation.cuh>
 #include <corank/ops/set_intersection.hpp>
 

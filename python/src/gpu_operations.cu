@@ -8,7 +8,7 @@
 #include "gpu_operations.hpp"
 
 #include <corank/check_sorted.cuh>
-#include <corank/detail/temporary_pool.hpp>
+#include <corank/detail/forms/temporary_pool.hpp>
 #include <corank/error.hpp>
 
 #include <algorithm>

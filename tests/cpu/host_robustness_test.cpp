@@ -7,7 +7,7 @@
 // that a throw comes before anything is written, every output byte must still be poison. The
 // ASan build of this file (corank_cpu_robustness_asan) also catches reads outside the inputs.
 
-#include <corank/detail/host_partitions.hpp>
+#include <corank/detail/host/host_partitions.hpp>
 #include <corank/error.hpp>
 #include <corank/host/merge.hpp>
 #include <corank/host/merge_runs.hpp>

@@ -8,7 +8,7 @@
 // program it breaks the link (see the report on detail/check_sorted.inl).
 
 #include <corank/check_sorted.cuh>
-#include <corank/detail/temporary_pool.hpp>
+#include <corank/detail/forms/temporary_pool.hpp>
 #include <corank/memory.hpp>
 #include <corank/merge.cuh>
 #include <corank/operation.cuh>

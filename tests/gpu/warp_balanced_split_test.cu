@@ -7,7 +7,7 @@
 
 #include <corank/balanced_path.hpp>
 #include <corank/comparators.hpp>
-#include <corank/detail/warp_balanced_split.cuh>
+#include <corank/detail/block/warp_balanced_split.cuh>
 
 #include "support/gpu.hpp"
 #include "support/test_env.hpp"

@@ -4,7 +4,7 @@
 // runs, and counting inputs above 2^31 elements.
 
 #include <corank/co_rank.hpp>
-#include <corank/detail/warp_co_rank.cuh>
+#include <corank/detail/block/warp_co_rank.cuh>
 #include <corank/comparators.hpp>
 
 #include "support/gpu.hpp"

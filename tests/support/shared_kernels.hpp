@@ -7,7 +7,7 @@
 // before. Raw pointers, as the tests pass them (device iterators become raw pointers).
 
 #include <corank/comparators.hpp>
-#include <corank/detail/dispatch.cuh>
+#include <corank/detail/dispatch/dispatch.cuh>
 #include <corank/ops/merge.hpp>
 #include <corank/ops/set_difference.hpp>
 #include <corank/ops/set_intersection.hpp>

@@ -1,11 +1,11 @@
 // The distributed co-rank (distributed_co_rank.hpp) against the single co-rank on the
 // concatenated inputs (path_split: co_rank on the merge path, balanced_co_rank on the
 // balanced path), with an exchange that reads the arrays directly; the pieces' moves
-// (detail/distributed_windows.hpp) against the windows they must assemble; and the owner
-// placement's cuts and the stages (detail/distributed_placement.hpp).
+// (detail/forms/distributed_windows.hpp) against the windows they must assemble; and the owner
+// placement's cuts and the stages (detail/forms/distributed_placement.hpp).
 
-#include <corank/detail/distributed_placement.hpp>
-#include <corank/detail/distributed_windows.hpp>
+#include <corank/detail/forms/distributed_placement.hpp>
+#include <corank/detail/forms/distributed_windows.hpp>
 #include <corank/distributed_co_rank.hpp>
 
 #include "support/test_env.hpp"

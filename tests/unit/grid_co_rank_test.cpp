@@ -5,7 +5,7 @@
 
 #include <corank/co_rank.hpp>
 #include <corank/comparators.hpp>
-#include <corank/detail/grid_co_rank.hpp>
+#include <corank/detail/block/grid_co_rank.hpp>
 
 #include "support/test_env.hpp"
 

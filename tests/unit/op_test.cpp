@@ -2,7 +2,7 @@
 // is a strict weak order with every NaN last).
 
 #include <corank/comparators.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 #include <corank/op.hpp>
 #include <corank/ops/merge.hpp>
 

@@ -4,8 +4,8 @@
 
 #include <corank/co_rank.hpp>
 #include <corank/comparators.hpp>
-#include <corank/detail/ring_buffer.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/block/ring_buffer.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 #include <corank/ops/merge.hpp>
 
 #include "support/test_env.hpp"

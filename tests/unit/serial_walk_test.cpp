@@ -3,9 +3,9 @@
 
 #include <corank/co_rank.hpp>
 #include <corank/comparators.hpp>
-#include <corank/detail/host_partitions.hpp>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/host/host_partitions.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 #include <corank/op.hpp>
 #include <corank/ops/merge.hpp>
 

@@ -36,10 +36,10 @@
 #include <corank/balanced_path.hpp>
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
-#include <corank/detail/host_partitions.hpp>
-#include <corank/detail/host_splits.hpp>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/host/host_partitions.hpp>
+#include <corank/detail/host/host_splits.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 
 #include <stdexcept>
 #include <string>

@@ -53,11 +53,11 @@
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
-#include <corank/detail/host_partitions.hpp>
-#include <corank/detail/host_splits.hpp>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/segmented_args.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/forms/segmented_args.hpp>
+#include <corank/detail/host/host_partitions.hpp>
+#include <corank/detail/host/host_splits.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 #include <corank/op.hpp>
 #include <corank/segmented_path.hpp>
 

@@ -2,11 +2,11 @@
 // Bodies of join.cuh: one search pass (the lower bounds), the counts and their prefix sums in
 // one scan (join_kernels.cuh: join_match_count), and (pairs) the expansion's two kernels.
 
-#include <corank/detail/dispatch.cuh>
+#include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/forms/make_args.hpp>
+#include <corank/detail/forms/null_check.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 #include <corank/detail/join_kernels.cuh>
-#include <corank/detail/make_args.hpp>
-#include <corank/detail/null_check.hpp>
-#include <corank/detail/two_phase.hpp>
 #include <corank/search.cuh>
 
 #include <cub/device/device_scan.cuh>

@@ -1,9 +1,9 @@
 #pragma once
 // Bodies of the merge API declared in merge.cuh: arguments built, then the dispatcher.
 
-#include <corank/detail/dispatch.cuh>
-#include <corank/detail/make_args.hpp>
-#include <corank/detail/two_phase.hpp>
+#include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/forms/make_args.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 
 namespace corank {
 namespace detail {

@@ -5,7 +5,7 @@
 // streamed.cuh, nccl.cuh).
 
 #include <corank/comparators.hpp>
-#include <corank/detail/dispatch.cuh>
+#include <corank/detail/dispatch/dispatch.cuh>
 #include <corank/ops/merge.hpp>
 
 #include <cstdint>

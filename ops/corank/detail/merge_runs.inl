@@ -2,11 +2,11 @@
 // Bodies of merge_runs.cuh: the arguments built, then the multiway dispatcher
 // (multiway_dispatch.cuh).
 
-#include <corank/detail/iterators.hpp>
-#include <corank/detail/multiway_args.hpp>
-#include <corank/detail/multiway_dispatch.cuh>
-#include <corank/detail/temporary_pool.hpp>
-#include <corank/detail/two_phase.hpp>
+#include <corank/detail/dispatch/multiway_dispatch.cuh>
+#include <corank/detail/forms/iterators.hpp>
+#include <corank/detail/forms/multiway_args.hpp>
+#include <corank/detail/forms/temporary_pool.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 
 #include <limits>
 #include <string>

@@ -1,10 +1,10 @@
 #pragma once
 // Bodies of search.cuh: each pass is the dispatcher's data-dependent path with the search op.
 
-#include <corank/detail/dispatch.cuh>
-#include <corank/detail/make_args.hpp>
+#include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/forms/make_args.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 #include <corank/detail/search_passes.hpp>
-#include <corank/detail/two_phase.hpp>
 
 namespace corank {
 namespace detail {

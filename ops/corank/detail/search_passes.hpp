@@ -1,12 +1,12 @@
 #pragma once
 // What the search operations (search.cuh, host/search.hpp) share: the passes each form makes
 // over the queries (A) and the haystack (B), as the op (ops/sorted_search.hpp), the comparator
-// and what is computed beside each query (detail/b_step_values.hpp); the argument checks; the
+// and what is computed beside each query (detail/forms/b_step_values.hpp); the argument checks; the
 // output through which the counts' second pass subtracts. Plain C++.
 
 #include <corank/config.hpp>
-#include <corank/detail/b_step_values.hpp>
-#include <corank/detail/null_check.hpp>
+#include <corank/detail/forms/b_step_values.hpp>
+#include <corank/detail/forms/null_check.hpp>
 #include <corank/ops/sorted_search.hpp>
 
 #include <limits>

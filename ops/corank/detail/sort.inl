@@ -1,10 +1,10 @@
 #pragma once
 // Bodies of sort.cuh: the arguments built, then the multiway dispatcher (multiway_dispatch.cuh).
 
-#include <corank/detail/iterators.hpp>
-#include <corank/detail/multiway_args.hpp>
-#include <corank/detail/multiway_dispatch.cuh>
-#include <corank/detail/two_phase.hpp>
+#include <corank/detail/dispatch/multiway_dispatch.cuh>
+#include <corank/detail/forms/iterators.hpp>
+#include <corank/detail/forms/multiway_args.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 
 #include <string>
 

@@ -26,7 +26,7 @@
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 #include <corank/host/operation.hpp>
 #include <corank/ops/merge.hpp>
 

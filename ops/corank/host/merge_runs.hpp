@@ -48,9 +48,9 @@
 
 #include <corank/comparators.hpp>
 #include <corank/config.hpp>
-#include <corank/detail/host_partitions.hpp>
-#include <corank/detail/null_check.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/forms/null_check.hpp>
+#include <corank/detail/host/host_partitions.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 #include <corank/error.hpp>
 #include <corank/host/merge.hpp>
 

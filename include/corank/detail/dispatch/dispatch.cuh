@@ -15,13 +15,13 @@
 //   count-only forms                      split pass + tile_kernel, under every strategy
 
 #include <corank/config.hpp>
-#include <corank/detail/dependent_launch.cuh>
-#include <corank/detail/device_limits.hpp>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/occupancy_cache.cuh>
-#include <corank/detail/reference_kernels.cuh>
-#include <corank/detail/temporary_arena.hpp>
-#include <corank/detail/tile_kernels.cuh>
+#include <corank/detail/dispatch/dependent_launch.cuh>
+#include <corank/detail/dispatch/device_limits.hpp>
+#include <corank/detail/dispatch/occupancy_cache.cuh>
+#include <corank/detail/dispatch/temporary_arena.hpp>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/kernels/reference_kernels.cuh>
+#include <corank/detail/kernels/tile_kernels.cuh>
 #include <corank/op.hpp>
 #include <corank/strategy.hpp>
 #include <corank/tuning.hpp>

@@ -7,11 +7,11 @@
 // inputs by a co-rank search on its output range ("dynamic input identification").
 
 #include <corank/co_rank.hpp>
-#include <corank/detail/block_walk.cuh>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/ring_buffer.hpp>
-#include <corank/detail/serial_walk.hpp>
-#include <corank/detail/uninitialized_array.cuh>
+#include <corank/detail/block/ring_buffer.hpp>
+#include <corank/detail/block/uninitialized_array.cuh>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/thread/block_walk.cuh>
+#include <corank/detail/thread/serial_walk.hpp>
 
 #include <iterator>
 #include <type_traits>

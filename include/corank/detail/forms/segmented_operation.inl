@@ -2,9 +2,9 @@
 // Bodies of segmented_operation.cuh: the two-input arguments, the segments added
 // (segmented_args.hpp), then the dispatcher, as operation.inl does.
 
-#include <corank/detail/dispatch.cuh>
-#include <corank/detail/make_args.hpp>
-#include <corank/detail/segmented_args.hpp>
+#include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/forms/make_args.hpp>
+#include <corank/detail/forms/segmented_args.hpp>
 #include <corank/operation.cuh>
 
 namespace corank {

@@ -6,11 +6,11 @@
 // took 7-8 of the set operations' 27-31 us); a block finds each boundary of its tile that no
 // other block has published yet with a warp's search, and publishes it.
 
-#include <corank/detail/dependent_launch.cuh>
-#include <corank/detail/grid_co_rank.hpp>
-#include <corank/detail/partition_rule.hpp>
-#include <corank/detail/warp_balanced_split.cuh>
-#include <corank/detail/warp_co_rank.cuh>
+#include <corank/detail/block/grid_co_rank.hpp>
+#include <corank/detail/block/warp_balanced_split.cuh>
+#include <corank/detail/block/warp_co_rank.cuh>
+#include <corank/detail/dispatch/dependent_launch.cuh>
+#include <corank/detail/rules/partition_rule.hpp>
 #include <corank/segmented_path.hpp>
 #include <corank/tuning.hpp>
 

@@ -31,15 +31,15 @@
 // poison the look-back (look_back.cuh), so that neither it nor any later tile stores, and the
 // size written is negative: "the inputs are not sorted".
 
-#include <corank/detail/block_walk.cuh>
-#include <corank/detail/look_back.cuh>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/partition_rule.hpp>
-#include <corank/detail/segment_labels.cuh>
-#include <corank/detail/segment_starts.cuh>
-#include <corank/detail/stage_window.cuh>
-#include <corank/detail/store_tile.cuh>
-#include <corank/detail/uninitialized_array.cuh>
+#include <corank/detail/block/look_back.cuh>
+#include <corank/detail/block/segment_labels.cuh>
+#include <corank/detail/block/segment_starts.cuh>
+#include <corank/detail/block/stage_window.cuh>
+#include <corank/detail/block/store_tile.cuh>
+#include <corank/detail/block/uninitialized_array.cuh>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/rules/partition_rule.hpp>
+#include <corank/detail/thread/block_walk.cuh>
 
 #include <cub/block/block_scan.cuh>
 

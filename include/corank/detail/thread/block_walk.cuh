@@ -3,8 +3,8 @@
 // into registers. Step v's key goes to keys[v]; where its value comes from is recorded
 // (side and index within the tile's window) so values can be gathered after the walk.
 
-#include <corank/detail/action_bits.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/thread/action_bits.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 #include <corank/op.hpp>
 
 #include <type_traits>

@@ -29,11 +29,11 @@
 // size before any of this (caller_offsets_kernel).
 
 #include <corank/config.hpp>
-#include <corank/detail/block_merge_runs.cuh>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/stage_window.cuh>
-#include <corank/detail/store_tile.cuh>
-#include <corank/detail/uninitialized_array.cuh>
+#include <corank/detail/block/block_merge_runs.cuh>
+#include <corank/detail/block/stage_window.cuh>
+#include <corank/detail/block/store_tile.cuh>
+#include <corank/detail/block/uninitialized_array.cuh>
+#include <corank/detail/forms/merge_args.hpp>
 #include <corank/tuning.hpp>
 
 #include <cub/block/block_scan.cuh>

@@ -2,8 +2,8 @@
 // Turns the public API's iterators into the kernels' argument block: contiguous device
 // iterators become raw pointers (inputs const), `unused` stays as it is.
 
-#include <corank/detail/iterators.hpp>
-#include <corank/detail/merge_args.hpp>
+#include <corank/detail/forms/iterators.hpp>
+#include <corank/detail/forms/merge_args.hpp>
 
 namespace corank::detail {
 

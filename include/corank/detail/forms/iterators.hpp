@@ -3,7 +3,7 @@
 // device_vector iterators) become raw pointers, so kernels read plain memory, and a null
 // raw pointer with a nonzero size can be rejected before anything runs.
 
-#include <corank/detail/null_check.hpp>
+#include <corank/detail/forms/null_check.hpp>
 
 #include <thrust/type_traits/unwrap_contiguous_iterator.h>
 

@@ -5,7 +5,7 @@
 // strategies run the same steps on shared-memory tiles (block_walk.cuh).
 
 #include <corank/config.hpp>
-#include <corank/detail/b_step_values.hpp>
+#include <corank/detail/forms/b_step_values.hpp>
 #include <corank/op.hpp>
 
 #include <iterator>

@@ -1,8 +1,8 @@
 #pragma once
 // Bodies of check_sorted.cuh.
 
-#include <corank/detail/iterators.hpp>
-#include <corank/detail/two_phase.hpp>
+#include <corank/detail/forms/iterators.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 
 #include <string>
 

@@ -9,12 +9,12 @@
 // every rank on the same data, so every rank gets the same plan without further agreement.
 
 #include <corank/balanced_path.hpp>
-#include <corank/detail/dispatch.cuh>
-#include <corank/detail/distributed_placement.hpp>
-#include <corank/detail/distributed_windows.hpp>
-#include <corank/detail/make_args.hpp>
-#include <corank/detail/temporary_pool.hpp>
-#include <corank/detail/two_phase.hpp>
+#include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/forms/distributed_placement.hpp>
+#include <corank/detail/forms/distributed_windows.hpp>
+#include <corank/detail/forms/make_args.hpp>
+#include <corank/detail/forms/temporary_pool.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 #include <corank/error.hpp>
 #include <corank/operation.cuh>
 

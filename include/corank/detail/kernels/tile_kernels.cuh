@@ -11,10 +11,10 @@
 //    fit take tiles from a counter and store each tile one round late, when its predecessors
 //    have long published their counts and the look-back seldom waits.
 
-#include <corank/detail/dependent_launch.cuh>
-#include <corank/detail/look_back.cuh>
-#include <corank/detail/tile_agent.cuh>
-#include <corank/detail/tile_boundaries.cuh>
+#include <corank/detail/agent/tile_agent.cuh>
+#include <corank/detail/block/look_back.cuh>
+#include <corank/detail/dispatch/dependent_launch.cuh>
+#include <corank/detail/kernels/tile_boundaries.cuh>
 
 #include <algorithm>
 #include <type_traits>

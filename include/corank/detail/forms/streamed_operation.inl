@@ -8,11 +8,11 @@
 // each slot's reuse, so the copy engines of both directions and the kernels work on three
 // different chunks at once.
 
-#include <corank/detail/copy_team.hpp>
-#include <corank/detail/dispatch.cuh>
-#include <corank/detail/make_args.hpp>
-#include <corank/detail/temporary_pool.hpp>
-#include <corank/detail/two_phase.hpp>
+#include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/forms/copy_team.hpp>
+#include <corank/detail/forms/make_args.hpp>
+#include <corank/detail/forms/temporary_pool.hpp>
+#include <corank/detail/forms/two_phase.hpp>
 #include <corank/error.hpp>
 #include <corank/op.hpp>
 

@@ -5,8 +5,8 @@
 
 #include <corank/co_rank.hpp>
 #include <corank/config.hpp>
-#include <corank/detail/null_check.hpp>
-#include <corank/detail/serial_walk.hpp>
+#include <corank/detail/forms/null_check.hpp>
+#include <corank/detail/thread/serial_walk.hpp>
 
 #include <iterator>
 #include <limits>

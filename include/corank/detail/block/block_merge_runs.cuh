@@ -9,8 +9,8 @@
 
 #include <corank/co_rank.hpp>
 #include <corank/config.hpp>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/uninitialized_array.cuh>
+#include <corank/detail/block/uninitialized_array.cuh>
+#include <corank/detail/forms/merge_args.hpp>
 
 namespace corank::detail {
 

@@ -6,8 +6,8 @@
 // index the call leaves on the device (an output size, the first unsorted position), so it
 // waits for the stream.
 
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/temporary_pool.hpp>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/forms/temporary_pool.hpp>
 #include <corank/error.hpp>
 
 #include <cuda_runtime_api.h>

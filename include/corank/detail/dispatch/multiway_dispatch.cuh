@@ -13,10 +13,10 @@
 // once, so fewer, wider passes are what is fast (docs/design.md, "The k-way merge and the
 // sort").
 
-#include <corank/detail/dispatch.cuh>
-#include <corank/detail/multiway_args.hpp>
-#include <corank/detail/multiway_kernels.cuh>
-#include <corank/detail/temporary_arena.hpp>
+#include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/dispatch/temporary_arena.hpp>
+#include <corank/detail/forms/multiway_args.hpp>
+#include <corank/detail/kernels/multiway_kernels.cuh>
 
 #include <cstddef>
 #include <limits>

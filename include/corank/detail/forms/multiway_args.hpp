@@ -6,8 +6,8 @@
 // are raw pointers, since the passes read them back.
 
 #include <corank/config.hpp>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/null_check.hpp>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/forms/null_check.hpp>
 #include <corank/tuning.hpp>
 
 #include <limits>

@@ -5,7 +5,7 @@
 // in B; splits that do are how an operation finds unchecked inputs unsorted.
 
 #include <corank/config.hpp>
-#include <corank/detail/host_partitions.hpp>
+#include <corank/detail/host/host_partitions.hpp>
 #include <corank/error.hpp>
 
 #include <vector>

@@ -6,7 +6,7 @@
 // distributed_co_rank.hpp's.
 
 #include <corank/config.hpp>
-#include <corank/detail/distributed_windows.hpp>
+#include <corank/detail/forms/distributed_windows.hpp>
 #include <corank/distributed_co_rank.hpp>
 
 #include <algorithm>

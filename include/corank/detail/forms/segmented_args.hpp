@@ -5,8 +5,8 @@
 // segment for the tiles. Plain C++.
 
 #include <corank/config.hpp>
-#include <corank/detail/merge_args.hpp>
-#include <corank/detail/null_check.hpp>
+#include <corank/detail/forms/merge_args.hpp>
+#include <corank/detail/forms/null_check.hpp>
 #include <corank/segmented_path.hpp>
 
 namespace corank::detail {
