@@ -5,7 +5,7 @@
 // 2^31 elements, user streams and CUDA graph capture.
 //
 // check_sorted.cuh is included by this file only: included by two .cu files of one
-// program it breaks the link (see the report on detail/check_sorted.inl).
+// program it breaks the link (see the report on detail/forms/check_sorted.inl).
 
 #include <corank/check_sorted.cuh>
 #include <corank/detail/forms/temporary_pool.hpp>

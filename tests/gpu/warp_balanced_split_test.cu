@@ -1,4 +1,4 @@
-// The warp's balanced-path split (detail/warp_balanced_split.cuh) against the serial
+// The warp's balanced-path split (detail/block/warp_balanced_split.cuh) against the serial
 // balanced_co_rank (balanced_path.hpp): lanes with consecutive diagonals (the split pass's
 // pattern, where lanes meeting one run of equal keys search it together), a warp's lanes all
 // on one diagonal (one group of 32), and sorted random diagonals that mix groups of

@@ -1,4 +1,4 @@
-// The warp's 33-way co-rank search (detail/warp_co_rank.cuh) against the serial co_rank
+// The warp's 33-way co-rank search (detail/block/warp_co_rank.cuh) against the serial co_rank
 // (co_rank.hpp): every diagonal of small inputs (ranges of 0 to a few hundred, around the
 // 32 and 33 where its rounds change), random diagonals of large inputs with duplicate
 // runs, and counting inputs above 2^31 elements.
