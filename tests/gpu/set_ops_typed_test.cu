@@ -8,10 +8,10 @@
 // corank::device forms (temporary storage, the count in device memory, argument errors, a
 // user stream, graph capture) and check_sorted on set-operation inputs.
 //
-// Set operations are not pre-compiled in the library: every (op, form, key type) here
-// compiles its kernels, but those that other test programs run too (support/
-// shared_kernels.hpp: int32, int64, uint64 and opaque_key). Raw pointers and one comparator
-// per key type keep that to one instantiation each; the two-phase tests reuse the int32 ones.
+// Set operations are not pre-compiled in the library: the typed matrix's kernels (raw
+// pointers, one comparator per key type, so one instantiation each) are compiled apart, one
+// source per key type (support/shared_kernels.hpp), and linked; the two-phase tests reuse the
+// int32 ones. The iterator and counting-iterator tests' kernels compile here.
 
 #include <corank/check_sorted.cuh>
 #include <corank/strategy.hpp>

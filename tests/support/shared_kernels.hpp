@@ -53,19 +53,39 @@ using paired_args = corank::detail::merge_args<const K*, const K*, const V*, con
   CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::count_args<std::int64_t>)         \
   CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::int32_t>) \
   CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::uint64_t>) \
-  X(::corank::ops::merge_op, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::int32_t>)
+  X(::corank::ops::merge_op, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::int32_t>) \
+  X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<std::int64_t, std::uint64_t>)
 #define CORANK_TEST_KERNELS_UINT64(X)                                                                       \
   CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::keys_args<std::uint64_t>)         \
   CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::count_args<std::uint64_t>)        \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::uint64_t, std::uint64_t>)
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::uint64_t, std::uint64_t>) \
+  X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<std::uint64_t, std::uint64_t>)
 #define CORANK_TEST_KERNELS_OPAQUE(X)                                                                       \
   CORANK_TEST_SET_OPERATIONS(X, ::corank::test::opaque_less, ::corank::test::shared::keys_args<::corank::test::opaque_key>) \
   CORANK_TEST_SET_OPERATIONS(X, ::corank::test::opaque_less, ::corank::test::shared::count_args<::corank::test::opaque_key>) \
   CORANK_TEST_SET_OPERATIONS(X, ::corank::test::opaque_less,                                               \
                              ::corank::test::shared::by_key_args<::corank::test::opaque_key, std::int32_t>) \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::test::opaque_less,                                               \
+                             ::corank::test::shared::by_key_args<::corank::test::opaque_key, std::uint64_t>) \
+  X(::corank::ops::set_intersection_op, ::corank::test::opaque_less,                                       \
+    ::corank::test::shared::paired_args<::corank::test::opaque_key, std::uint64_t>)                         \
   X(::corank::ops::merge_op, ::corank::test::opaque_less, ::corank::test::shared::keys_args<::corank::test::opaque_key>) \
   X(::corank::ops::merge_op, ::corank::test::opaque_less,                                                  \
     ::corank::test::shared::by_key_args<::corank::test::opaque_key, std::int32_t>)
+
+// The set-operation matrix's other key types (set_ops_typed_test.cu: keys, count, by key and
+// paired with uint64 values), one source each, so that they compile in parallel rather than
+// in one translation unit.
+#define CORANK_TEST_KERNELS_SET_MATRIX(X, K)                                                           \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::keys_args<K>)                 \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::count_args<K>)                \
+  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<K, std::uint64_t>) \
+  X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<K, std::uint64_t>)
+#define CORANK_TEST_KERNELS_INT8(X) CORANK_TEST_KERNELS_SET_MATRIX(X, std::int8_t)
+#define CORANK_TEST_KERNELS_INT16(X) CORANK_TEST_KERNELS_SET_MATRIX(X, std::int16_t)
+#define CORANK_TEST_KERNELS_UINT32(X) CORANK_TEST_KERNELS_SET_MATRIX(X, std::uint32_t)
+#define CORANK_TEST_KERNELS_FLOAT(X) CORANK_TEST_KERNELS_SET_MATRIX(X, float)
+#define CORANK_TEST_KERNELS_DOUBLE(X) CORANK_TEST_KERNELS_SET_MATRIX(X, double)
 
 #define CORANK_TEST_DISPATCH(OP, COMP, ...)                                                          \
   template cudaError_t corank::detail::dispatch<OP, __VA_ARGS__, COMP>(                              \
@@ -78,5 +98,10 @@ CORANK_TEST_KERNELS_INT32(CORANK_TEST_EXTERN_DISPATCH)
 CORANK_TEST_KERNELS_INT64(CORANK_TEST_EXTERN_DISPATCH)
 CORANK_TEST_KERNELS_UINT64(CORANK_TEST_EXTERN_DISPATCH)
 CORANK_TEST_KERNELS_OPAQUE(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_INT8(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_INT16(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_UINT32(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_FLOAT(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_DOUBLE(CORANK_TEST_EXTERN_DISPATCH)
 #undef CORANK_TEST_EXTERN_DISPATCH
 #endif
