@@ -14,7 +14,7 @@
 namespace corank::cli {
 namespace {
 
-// to[i] = To(from[i]) ^ flip: values of 1 and 2 bytes widened to uint32 (gpu_value_payloads)
+// to[i] = To(from[i]) ^ flip: values of 1 and 2 bytes widened to int32 (gpu_value_payloads)
 // and narrowed back, keys mapped to their device type and back (gpu_key_types; flip is the
 // top bit for uint32 and uint64 keys, else 0). `from` may be `to`.
 template <class From, class To>
@@ -39,12 +39,13 @@ device_buffer convert(device_buffer in, index_t n, To flip, const char* what) {
   return in_place ? std::move(in) : std::move(out);
 }
 
-// n values of `bytes` (1 or 2) widened to uint32, or narrowed back from it.
+// n values of `bytes` (1 or 2) widened to int32 (zero-extended: the narrow values' bits, read
+// as uint8 or uint16), or narrowed back from it.
 device_buffer convert_values(device_buffer values, index_t n, std::size_t bytes, bool widen, const char* what) {
   const auto run = [&](auto narrow) {
     using Narrow = decltype(narrow);
-    return widen ? convert<Narrow, std::uint32_t>(std::move(values), n, 0, what)
-                 : convert<std::uint32_t, Narrow>(std::move(values), n, 0, what);
+    return widen ? convert<Narrow, std::int32_t>(std::move(values), n, 0, what)
+                 : convert<std::int32_t, Narrow>(std::move(values), n, 0, what);
   };
   return bytes == 1 ? run(std::uint8_t{}) : run(std::uint16_t{});
 }

@@ -91,7 +91,7 @@ struct key_types {};
 using all_key_types = key_types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t,
                                 std::int64_t, std::uint64_t, float, double>;
 
-// The unsigned payload types a backend moves values as, one per width it takes.
+// The payload types a backend moves values as, one per width it takes.
 template <class... Payloads>
 struct value_payloads {};
 using all_value_payloads = value_payloads<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;

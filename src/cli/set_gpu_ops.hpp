@@ -26,8 +26,12 @@ using device_key_t = std::conditional_t<std::is_floating_point_v<Key>, Key,
                                         std::conditional_t<sizeof(Key) <= 4, std::int32_t, std::int64_t>>;
 
 // Values of 1 and 2 bytes are widened to 4 on the device (gpu_columns.cu): the kernels compile
-// for two payloads per key type instead of four.
-using gpu_value_payloads = value_payloads<std::uint32_t, std::uint64_t>;
+// for two payloads per key type instead of four. Values are moved, never compared, so the
+// payloads' types are free: int32 and uint64, the tests' value types, so that the set
+// operations of int32 and int64 keys are the kernels the tests run too, compiled once in
+// corank_set_kernels (src/set_kernels/set_kernels.hpp), and the merges of int32 keys with
+// 4-byte values are libcorank.a's.
+using gpu_value_payloads = value_payloads<std::int32_t, std::uint64_t>;
 
 index_t run_gpu_merge(const operation_operands& o, cudaStream_t stream);
 index_t run_gpu_union(const operation_operands& o, cudaStream_t stream);
