@@ -1,8 +1,10 @@
 // corank merge on the GPU. Integer keys (int32, int64 on the device) with corank::less and
-// raw pointers link the library's pre-compiled merges, keys only and with uint64 payloads;
-// float keys (nan_last_less) and uint32 payloads compile here.
+// raw pointers link pre-compiled merges: the library's (keys only, uint64 payloads, int32
+// keys with int32 payloads) and corank_set_kernels' (int64 keys with int32 payloads,
+// set_kernels/set_kernels.hpp); float keys (nan_last_less) compile here.
 
 #include "set_gpu_ops.hpp"
+#include "set_kernels/set_kernels.hpp"
 #include "streamed_gpu_ops.hpp"
 
 #include <corank/merge.cuh>

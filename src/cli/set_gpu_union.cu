@@ -1,6 +1,9 @@
-// corank set_union on the GPU, for the device key types (nothing of it is pre-compiled in the library).
+// corank set_union on the GPU, for the device key types. Integer keys (int32, int64 on the
+// device) with corank::less link corank_set_kernels' kernels, which the tests share
+// (set_kernels/set_kernels.hpp); float keys (nan_last_less) compile here.
 
 #include "set_gpu_ops.hpp"
+#include "set_kernels/set_kernels.hpp"
 #include "streamed_gpu_ops.hpp"
 
 #include <corank/set_operations.cuh>

@@ -5,6 +5,9 @@
 // (ops/corank/detail/merge_instantiations.hpp). A test that includes this header and links
 // corank_test_kernels links these kernels; any other type or form compiles in the test as
 // before. Raw pointers, as the tests pass them (device iterators become raw pointers).
+// The set operations of int32 and int64 keys under corank::less (keys, count, by key with
+// int32 or uint64 values) are the command's too: src/set_kernels/set_kernels.hpp declares
+// them, corank_set_kernels holds them, and corank_test_kernels links it.
 
 #include <corank/comparators.hpp>
 #include <corank/detail/dispatch/dispatch.cuh>
@@ -14,6 +17,7 @@
 #include <corank/ops/set_symmetric_difference.hpp>
 #include <corank/ops/set_union.hpp>
 
+#include "set_kernels/set_kernels.hpp"
 #include "support/keys.hpp"
 
 #include <cstdint>
@@ -40,20 +44,13 @@ using paired_args = corank::detail::merge_args<const K*, const K*, const V*, con
   X(::corank::ops::set_symmetric_difference_op, COMP, __VA_ARGS__)
 
 // Per key type, one source file each (so that they compile in parallel). The merges of int32
-// and int64 keys and of int64 keys with uint64 values are the library's.
-#define CORANK_TEST_KERNELS_INT32(X)                                                                        \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::keys_args<std::int32_t>)          \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::count_args<std::int32_t>)         \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int32_t, std::int32_t>) \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int32_t, std::uint64_t>) \
+// and int64 keys and of int64 keys with uint64 values are the library's; the set operations
+// of int32 and int64 keys (keys, count, by key with int32 and uint64 values) and the by-key
+// merge of int64 keys with int32 values are corank_set_kernels' (set_kernels.hpp), shared
+// with the command. Left here of those two key types: the paired intersections, one source.
+#define CORANK_TEST_KERNELS_INT32_INT64(X)                                                                  \
   X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<std::int32_t, std::int32_t>) \
-  X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<std::int32_t, std::uint64_t>)
-#define CORANK_TEST_KERNELS_INT64(X)                                                                        \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::keys_args<std::int64_t>)          \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::count_args<std::int64_t>)         \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::int32_t>) \
-  CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::uint64_t>) \
-  X(::corank::ops::merge_op, ::corank::less, ::corank::test::shared::by_key_args<std::int64_t, std::int32_t>) \
+  X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<std::int32_t, std::uint64_t>) \
   X(::corank::ops::set_intersection_op, ::corank::less, ::corank::test::shared::paired_args<std::int64_t, std::uint64_t>)
 #define CORANK_TEST_KERNELS_UINT64(X)                                                                       \
   CORANK_TEST_SET_OPERATIONS(X, ::corank::less, ::corank::test::shared::keys_args<std::uint64_t>)         \
@@ -94,8 +91,7 @@ using paired_args = corank::detail::merge_args<const K*, const K*, const V*, con
 
 #ifndef CORANK_TEST_INSTANTIATING
 #define CORANK_TEST_EXTERN_DISPATCH(OP, COMP, ...) extern CORANK_TEST_DISPATCH(OP, COMP, __VA_ARGS__)
-CORANK_TEST_KERNELS_INT32(CORANK_TEST_EXTERN_DISPATCH)
-CORANK_TEST_KERNELS_INT64(CORANK_TEST_EXTERN_DISPATCH)
+CORANK_TEST_KERNELS_INT32_INT64(CORANK_TEST_EXTERN_DISPATCH)
 CORANK_TEST_KERNELS_UINT64(CORANK_TEST_EXTERN_DISPATCH)
 CORANK_TEST_KERNELS_OPAQUE(CORANK_TEST_EXTERN_DISPATCH)
 CORANK_TEST_KERNELS_INT8(CORANK_TEST_EXTERN_DISPATCH)

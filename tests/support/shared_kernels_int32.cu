@@ -1,6 +1,0 @@
-// The shared test kernels of int32 keys (shared_kernels.hpp), compiled once for every
-// test program that runs them.
-#define CORANK_TEST_INSTANTIATING
-#include "support/shared_kernels.hpp"
-
-CORANK_TEST_KERNELS_INT32(CORANK_TEST_DISPATCH)
