@@ -14,12 +14,10 @@ from collections import defaultdict
 
 
 def load(path, impl):
-    """{row: [(median_ms, GB/s, % of copy) per run]}, runs, failed rows."""
-    rows, runs, failed = defaultdict(list), 0, 0
+    """{row: [(median_ms, GB/s, % of copy) per run]}, runs (of the row run most), failed rows."""
+    rows, failed = defaultdict(list), 0
     for line in open(path):
         words = line.split()
-        if line.startswith("command:"):
-            runs += 1
         if "FAIL" in line:
             failed += 1
         if impl not in words or words[0] == "command:":
@@ -31,7 +29,9 @@ def load(path, impl):
         if row is None or not row[3].isdigit():
             continue
         rows[row].append(tuple(float(w) for w in words[at + 2 : at + 5]))
-    return rows, runs, failed
+    # A file may hold several invocations per run (say, small sizes with --graph 100 and
+    # large ones with --graph 10): its runs are the measurements per row.
+    return rows, max((len(v) for v in rows.values()), default=0), failed
 
 
 def main():

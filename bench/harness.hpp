@@ -265,6 +265,7 @@ struct common_options {
   std::vector<case_kind> types{case_kind::keys_i32, case_kind::keys_i64, case_kind::pairs_i32_i32};
   std::vector<int> logs;   // --logs: these sizes instead of min-log..max-log by log-step
   bool from_idle = false;  // --from-idle: every row timed as the convenience rows are (see measure)
+  int graph = 0;           // --graph N: rows that can be captured timed as N calls in one CUDA graph (measure)
   std::string json_path;
   std::string command;
 
@@ -301,6 +302,11 @@ inline constexpr const char* from_idle_help =
     R"(  --from-idle       time every row from an idle stream, as the convenience row always is
                     (the host waits for the L2 flush before each run): like for like
                     with the convenience row, for its difference from the two-phase row
+)";
+inline constexpr const char* graph_help =
+    R"(  --graph N         time the two-phase, copy (and CUB) rows as N back-to-back calls
+                    captured in one CUDA graph, each sample the graph's time / N: precise
+                    where a call takes a few us (L2 not flushed between the N calls)
 )";
 inline constexpr const char* last_options_help =
     R"(  --warmup N        untimed runs before timing                   (default 3)
@@ -349,6 +355,8 @@ Options parse_command_line(int argc, char** argv, const std::string& usage, int 
     } else if (flag == "--from-idle") {
       if (has_value) throw usage_error("--from-idle takes no value");
       opt.from_idle = true;
+    } else if (flag == "--graph") {
+      opt.graph = parse_int(flag, next(), 1, 10000);
     } else if (flag == "--runs") {
       opt.runs = parse_int(flag, next(), 1, 100000);
     } else if (flag == "--warmup") {
@@ -481,6 +489,41 @@ struct timing {
   double min_ms = 0;
   double max_ms = 0;
   int runs = 0;
+  int graph_calls = 0;  // each run: this many calls in one graph, times per call (0: one call)
+};
+
+// A CUDA graph of calls captured from a stream, for measure's --graph mode.
+class captured_graph {
+ public:
+  captured_graph() = default;
+  captured_graph(const captured_graph&) = delete;
+  captured_graph& operator=(const captured_graph&) = delete;
+  ~captured_graph() {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+    if (graph_ != nullptr) cudaGraphDestroy(graph_);
+  }
+
+  // Captures `enqueue(0)`, ..., `enqueue(calls - 1)` on `stream`. Thread-local capture mode:
+  // a call that synchronizes or allocates fails the capture instead of running outside it.
+  template <class Enqueue>
+  void capture(cudaStream_t stream, int calls, Enqueue&& enqueue) {
+    BENCH_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int call = 0; call < calls; ++call) enqueue(call);
+    } catch (...) {
+      cudaStreamEndCapture(stream, &graph_);  // ends the invalidated capture
+      cudaGetLastError();
+      throw;
+    }
+    BENCH_CHECK(cudaStreamEndCapture(stream, &graph_));
+    BENCH_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+
+  void launch(cudaStream_t stream) const { BENCH_CHECK(cudaGraphLaunch(exec_, stream)); }
+
+ private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
 };
 
 // The median, minimum and maximum of some runs' times (at least one).
@@ -496,13 +539,18 @@ inline timing summarize(std::vector<double> ms) {
 }
 
 // Enqueues warm-up runs, then timed runs each preceded by an untimed flush, then reads the
-// events once. `run(set)` enqueues one run on ctx.stream using buffer set `set`.
+// events once. graph_calls > 0: each timed run is one launch of a CUDA graph that holds
+// `graph_calls` runs back to back (captured once after the warm-up, rotating over the sets),
+// and its time is divided by graph_calls: a lone launch of a few us varies by more than
+// the differences looked for, and in a graph the launch gaps go too. `run` must then be
+// capturable (no synchronization, no allocation). `run(set)` enqueues one run on ctx.stream using buffer set `set`.
 // from_idle: the host waits for the flush before each run, so the run starts on an idle
 // stream, as a lone call does. Otherwise the host enqueues a run while the flush still
 // executes, and whatever the call does on the host before its first launch (a query, an
 // allocation) hides behind the flush (tens of us), outside the events.
 template <class Run>
-timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run, bool from_idle = false) {
+timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run, bool from_idle = false,
+               int graph_calls = 0) {
   if (int(ctx.starts.size()) < runs) {
     const std::size_t have = ctx.starts.size();
     ctx.starts.resize(runs);
@@ -520,10 +568,15 @@ timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run, bo
     flush();
     run(w % sets);
   }
+  captured_graph graph;
+  if (graph_calls > 0) {
+    graph.capture(ctx.stream, graph_calls, [&](int call) { run(call % sets); });
+    graph.launch(ctx.stream);  // untimed: the first launch uploads the graph
+  }
   for (int r = 0; r < runs; ++r) {
     flush();
     BENCH_CHECK(cudaEventRecord(ctx.starts[r], ctx.stream));
-    run(r % sets);
+    if (graph_calls > 0) graph.launch(ctx.stream); else run(r % sets);
     BENCH_CHECK(cudaEventRecord(ctx.stops[r], ctx.stream));
   }
   BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
@@ -531,9 +584,11 @@ timing measure(bench_context& ctx, int sets, int warmup, int runs, Run&& run, bo
   for (int r = 0; r < runs; ++r) {
     float t = 0;
     BENCH_CHECK(cudaEventElapsedTime(&t, ctx.starts[r], ctx.stops[r]));
-    ms[r] = t;
+    ms[r] = graph_calls > 0 ? double(t) / graph_calls : t;
   }
-  return summarize(std::move(ms));
+  timing result = summarize(std::move(ms));
+  result.graph_calls = graph_calls;
+  return result;
 }
 
 // The device's copy bandwidth: a large device-to-device copy, read plus write counted.

@@ -131,7 +131,7 @@ options:
                     thrust, sequential, cpu (copy and cub always run: they are the baselines;
                     convenience brings naive and partitioned, which it is compared with)
                     (default: every GPU implementation)
-)" + from_idle_help + R"(  --shapes LIST     comma-separated: uniform (m = n, keys over the type's range),
+)" + from_idle_help + graph_help + R"(  --shapes LIST     comma-separated: uniform (m = n, keys over the type's range),
                     duplicates (1024 distinct keys), skewed (n = m / 64)
                                                                  (default uniform)
   --runs N          timed runs per measurement; fewer above 2^24:
@@ -491,7 +491,9 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
       } else {
         row.check = check_run(impl);
         row.from_idle = opt.from_idle || impl == impl_kind::convenience;
-        row.time = measure(ctx, buffers.count, opt.warmup, runs, run, row.from_idle);
+        // Thrust and the convenience form synchronize: they cannot be captured in a graph.
+        const bool capturable = impl != impl_kind::thrust && impl != impl_kind::convenience;
+        row.time = measure(ctx, buffers.count, opt.warmup, runs, run, row.from_idle, capturable ? opt.graph : 0);
       }
       row.gbps = bytes_moved / (row.time.median_ms * 1e6);
     } catch (const corank::out_of_memory& e) {  // a std::bad_alloc, but of the device

@@ -58,8 +58,13 @@ inline std::string timing_method(const common_options& opt, const bench_context&
   return fmt::format(
       "method:  median of --runs {} timed runs (fewer above 2^24, see 'runs'), after {} warm-up runs; CUDA events;\n"
       "         L2 flushed before every run by reading {:.0f} MiB (untimed); inputs rotate over 2 buffer sets when\n"
-      "         input + output fit in 2x L2.",
-      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0));
+      "         input + output fit in 2x L2.{}",
+      opt.runs, opt.warmup, ctx.flush_data.bytes() / (1024.0 * 1024.0),
+      opt.graph == 0 ? ""
+                     : fmt::format("\n         --graph {0}: the rows that can be captured (copy, CUB, the two-phase forms) time\n"
+                                   "         {0} back-to-back calls in one CUDA graph per run (flushed before the graph, not\n"
+                                   "         between its calls); median ms is per call. The others time one call per run.",
+                                   opt.graph));
 }
 
 // How the rows other than the convenience row were timed: the last sentence of the
@@ -145,9 +150,11 @@ inline void print_overhead(const result_row& r, bool all_from_idle) {
   std::fflush(stdout);
 }
 
-// A row's JSON fields beside the common ones: how it was timed, and the comparisons.
+// A row's JSON fields beside the common ones: how it was timed (from idle, in a graph of how
+// many calls), and the comparisons.
 inline std::string convenience_json(const result_row& r) {
-  std::string text = fmt::format(", \"from_idle\": {}", r.from_idle ? "true" : "false");
+  std::string text = fmt::format(", \"from_idle\": {}, \"graph_calls\": {}", r.from_idle ? "true" : "false",
+                                 r.time.graph_calls);
   if (has_overhead(r)) {
     text += fmt::format(", \"two_phase_impl\": {}, \"two_phase_ms\": {:.6f}, \"overhead_us\": {:.2f}",
                         json_string(r.two_phase_impl), r.two_phase_ms, overhead_us(r));
@@ -291,9 +298,9 @@ class report {
                         json_string(ctx_.device_description), json_string(date_), json_string(opt_.command));
     text += fmt::format(
         "  \"settings\": {{\"min_log\": {}, \"max_log\": {}, \"log_step\": {}, \"runs\": {}, \"warmup\": {}, "
-        "\"l2_bytes\": {}, \"flush_bytes\": {}, {}, \"logs\": [{}], \"from_idle\": {}}},\n",
+        "\"l2_bytes\": {}, \"flush_bytes\": {}, {}, \"logs\": [{}], \"from_idle\": {}, \"graph\": {}}},\n",
         opt_.min_log, opt_.max_log, opt_.log_step, opt_.runs, opt_.warmup, ctx_.l2_bytes, ctx_.flush_data.bytes(),
-        format_.settings_json, logs, opt_.from_idle ? "true" : "false");
+        format_.settings_json, logs, opt_.from_idle ? "true" : "false", opt_.graph);
     text += fmt::format("  \"copy_peak_gbps\": {:.2f},\n  \"results\": [", copy_peak_gbps_);
     for (std::size_t i = 0; i < rows_.size(); ++i) {
       const Row& r = rows_[i];

@@ -159,7 +159,7 @@ options:
   --impls LIST      comma-separated: naive, partitioned, convenience
                     (copy and thrust always run: they are the baselines; convenience
                     brings partitioned, which it is compared with) (default all)
-)" + from_idle_help + R"(  --runs N          timed runs per measurement; fewer above 2^24:
+)" + from_idle_help + graph_help + R"(  --runs N          timed runs per measurement; fewer above 2^24:
                     N/2 at 2^25..2^26, N/4 at 2^27..2^28, never below min(N, 10)
                                                                  (default 30)
 )" + last_options_help;
@@ -549,7 +549,9 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
       try {
         row.check = check_run(impl);
         row.from_idle = opt.from_idle || impl == impl_kind::convenience;
-        row.time = measure(ctx, buffers.count, opt.warmup, runs, run, row.from_idle);
+        // Thrust and the convenience form synchronize: they cannot be captured in a graph.
+        const bool capturable = impl != impl_kind::thrust && impl != impl_kind::convenience;
+        row.time = measure(ctx, buffers.count, opt.warmup, runs, run, row.from_idle, capturable ? opt.graph : 0);
         row.gbps = bytes_moved / (row.time.median_ms * 1e6);
       } catch (...) {
         row.check = failed_check();
