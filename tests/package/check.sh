@@ -13,7 +13,7 @@ build="$(cd "${1:-$root/build}" 2>/dev/null && pwd)" || {
   echo "package test FAILED: no build directory ${1:-$root/build}" >&2
   exit 1
 }
-arch="${CMAKE_CUDA_ARCHITECTURES:-90}"
+arch="${CMAKE_CUDA_ARCHITECTURES:-${CUDAARCHS:-90}}"  # as the build it installs
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/corank-package.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
