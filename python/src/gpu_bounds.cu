@@ -9,8 +9,9 @@
 namespace corank::python {
 
 index_t run_gpu_bounds(const operands& o, cudaStream_t stream) {
-  return visit_gpu_order(o.key_type, [&](auto key_tag, auto comp) -> index_t {
+  return visit_gpu_key(o.key_type, [&](auto key_tag) -> index_t {
     using Key = typename decltype(key_tag)::type;
+    const key_order<Key> comp{};
     const Key* queries = static_cast<const Key*>(o.a);
     const Key* haystack = static_cast<const Key*>(o.b);
     auto* out = static_cast<index_t*>(o.keys_out);
@@ -35,8 +36,9 @@ index_t run_gpu_join(const operands& o, cudaStream_t stream) {
                                         right_out, count, stream, o.kind);
     });
   }
-  return visit_gpu_order(o.key_type, [&](auto key_tag, auto comp) -> index_t {
+  return visit_gpu_key(o.key_type, [&](auto key_tag) -> index_t {
     using Key = typename decltype(key_tag)::type;
+    const key_order<Key> comp{};
     const Key* left = static_cast<const Key*>(o.a);
     const Key* right = static_cast<const Key*>(o.b);
     return run_two_phase_call("corank.join", o, stream, [&](void* t, std::size_t& bytes, index_t* count) {

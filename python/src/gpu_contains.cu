@@ -7,8 +7,9 @@
 namespace corank::python {
 
 index_t run_gpu_contains(const operands& o, cudaStream_t stream) {
-  return visit_gpu_order(o.key_type, [&](auto key_tag, auto comp) -> index_t {
+  return visit_gpu_key(o.key_type, [&](auto key_tag) -> index_t {
     using Key = typename decltype(key_tag)::type;
+    const key_order<Key> comp{};
     const Key* queries = static_cast<const Key*>(o.a);
     const Key* haystack = static_cast<const Key*>(o.b);
     auto* out = static_cast<bool*>(o.keys_out);

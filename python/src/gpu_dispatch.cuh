@@ -1,11 +1,10 @@
 #pragma once
-// One body for every GPU operation: picks the key type and order (visit_gpu_order) and value
-// payloads of a call at run time and runs the operation's two-phase runner (corank::device)
-// with temporary storage from corank's pool. The output size is read back (waiting for the
-// stream) or left in o.count_out on the device.
+// One body for every GPU operation: picks the key type (4- and 8-byte integers and floats)
+// and value payloads of a call at run time and runs the operation's two-phase runner
+// (corank::device) with temporary storage from corank's pool. The output size is read back
+// (waiting for the stream) or left in o.count_out on the device.
 
 #include "distinct_ops.hpp"
-#include "gpu_key_order.hpp"
 #include "gpu_operations.hpp"
 
 #include <corank/detail/forms/two_phase.hpp>
@@ -18,8 +17,7 @@
 
 namespace corank::python {
 
-// Calls f(type_tag<Key>{}) for a kernel key type, one per dtype: for the merges, whose
-// integer kernels the library pre-compiles per dtype with corank::less.
+// Calls f(type_tag<Key>{}) for a kernel key type.
 template <class F>
 index_t visit_gpu_key(dtype type, F&& f) {
   switch (type) {
@@ -52,8 +50,9 @@ index_t run_two_phase_call(const char* name, const operands& o, cudaStream_t str
 // Runs o with the runners of Op (set operations and the distinct ones).
 template <class Op>
 index_t run_gpu_operation(const char* name, const operands& o, cudaStream_t stream) {
-  return visit_gpu_order(o.key_type, [&](auto key_tag, auto comp) -> index_t {
+  return visit_gpu_key(o.key_type, [&](auto key_tag) -> index_t {
     using Key = typename decltype(key_tag)::type;
+    const key_order<Key> comp{};
     const Key* a = static_cast<const Key*>(o.a);
     const Key* b = static_cast<const Key*>(o.b);
     Key* out = static_cast<Key*>(o.keys_out);

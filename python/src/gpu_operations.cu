@@ -5,7 +5,6 @@
 // The only source of the package that includes check_sorted.cuh (a second one breaks the
 // link: see the note in tests/gpu/merge_api_test.cu).
 
-#include "gpu_key_order.hpp"
 #include "gpu_operations.hpp"
 
 #include <corank/check_sorted.cuh>
@@ -103,12 +102,13 @@ index_t run_kernels(const operands& o, cudaStream_t stream) {
 }  // namespace
 
 void check_sorted_on_gpu(const operands& o, cudaStream_t stream) {
-  visit_gpu_order(o.key_type, [&](auto tag, auto comp) -> index_t {
+  visit_dtype(o.key_type, [&](auto tag) {
     using Key = typename decltype(tag)::type;
-    const Key* a = static_cast<const Key*>(o.a);
-    const Key* b = static_cast<const Key*>(o.b);
-    corank::check_sorted(a, a + o.size_a, b, b + o.size_b, comp, stream);
-    return 0;
+    if constexpr (sizeof(Key) >= 4) {
+      const Key* a = static_cast<const Key*>(o.a);
+      const Key* b = static_cast<const Key*>(o.b);
+      corank::check_sorted(a, a + o.size_a, b, b + o.size_b, key_order<Key>{}, stream);
+    }
   });
 }
 
@@ -119,10 +119,14 @@ index_t find_unsorted_on_gpu(dtype key_type, const void* keys, index_t n, cudaSt
     keys = widen(temp, keys, n, key_bytes, is_signed(key_type), stream);
     key_type = is_signed(key_type) ? dtype::int32 : dtype::uint32;
   }
-  return visit_gpu_order(key_type, [&](auto tag, auto comp) -> index_t {
+  return visit_dtype(key_type, [&](auto tag) -> index_t {
     using Key = typename decltype(tag)::type;
-    const Key* first = static_cast<const Key*>(keys);
-    return corank::find_unsorted(first, first + n, comp, stream);
+    if constexpr (sizeof(Key) < 4) {
+      return -1;  // widened above
+    } else {
+      const Key* first = static_cast<const Key*>(keys);
+      return corank::find_unsorted(first, first + n, key_order<Key>{}, stream);
+    }
   });
 }
 
