@@ -1,6 +1,7 @@
 #pragma once
-// Bodies of join.cuh: one search pass (the lower bounds), the counts and their prefix sums in
-// one scan (join_kernels.cuh: join_match_count), and (pairs) the expansion's two kernels.
+// Bodies of join.cuh: one search pass (the lower bounds, and each left key's run of matches:
+// b_runs), the prefix sums of the runs in one scan (join_kernels.cuh: join_run_count), and
+// (pairs) the expansion's two kernels.
 
 #include <corank/detail/dispatch/dispatch.cuh>
 #include <corank/detail/forms/make_args.hpp>
@@ -19,11 +20,11 @@ namespace corank {
 namespace detail {
 
 // Where a join keeps what it computes in the temporary storage: each left element's lower
-// bound, the m + 1 prefix sums, two words (the bounds and counts' verdict, the expansion's),
-// then one region used by one step at a time: the search pass's storage, the scan's, the
-// expansion's tile boundaries.
+// bound, the m + 1 prefix sums, each left element's run (the scan's input), two words (the
+// bounds and counts' verdict, the expansion's), then one region used by one step at a time:
+// the search pass's storage, the scan's, the expansion's tile boundaries.
 struct join_layout {
-  std::size_t lower_at = 0, offsets_at = 0, words_at = 0, work_at = 0;
+  std::size_t lower_at = 0, offsets_at = 0, runs_at = 0, words_at = 0, work_at = 0;
   std::size_t search_bytes = 0, scan_bytes = 0, bounds_bytes = 0;
   std::size_t bytes = 0;
 };
@@ -31,10 +32,25 @@ struct join_layout {
 constexpr int join_words = 2;
 
 template <class Left, class Right, class Compare>
-auto join_counts(Left left, index_t m, Right right, index_t n, const index_t* lower, Compare comp) {
-  using count = join_match_count<Left, Right, Compare>;
+auto join_counts(Left left, index_t m, Right right, index_t n, const index_t* lower, const run_length* runs,
+                 Compare comp) {
+  using count = join_run_count<Left, Right, Compare>;
   return thrust::transform_iterator<count, thrust::counting_iterator<index_t>, index_t>(
-      thrust::counting_iterator<index_t>(0), count{left, right, lower, m, n, comp});
+      thrust::counting_iterator<index_t>(0), count{left, right, lower, runs, m, n, comp});
+}
+
+// The lower-bound pass: each left key's bound in the right column and its run of matches
+// there (b_runs), in one merge-path pass of the search op; *count_out ends m, or -1 where it
+// found the columns out of order.
+template <class Left, class Right, class Compare>
+cudaError_t join_bounds_pass(void* temp_storage, std::size_t& temp_storage_bytes, Right right, index_t n, Left left,
+                             index_t m, index_t* lower, run_length* runs, index_t* count_out, Compare comp,
+                             cudaStream_t stream, strategy kind) {
+  const merge_args<Left, Right, unused, b_runs, discard, unused, bounds_and_runs> args{
+      left, m, right, searched_size(n, m), unused{}, b_runs{}, discard{}, unused{}, bounds_and_runs{lower, runs}};
+  if (temp_storage != nullptr && (search_argument_error(right, n, left, m, lower) != nullptr || (m > 0 && runs == nullptr)))
+    return cudaErrorInvalidValue;
+  return dispatch(temp_storage, temp_storage_bytes, ops::sorted_search_op{}, args, count_out, comp, stream, kind);
 }
 
 // `own_columns`: the lower bounds and offsets live in the storage (else they are the caller's:
@@ -45,10 +61,10 @@ cudaError_t join_layout_for(Left left, index_t m, Right right, index_t n, index_
   if (m < 0 || n < 0 || pairs < 0) return cudaErrorInvalidValue;
   index_t* none = nullptr;
   if (const cudaError_t e =
-          device::sorted_lower_bound(nullptr, layout.search_bytes, right, n, left, m, none, none, comp, stream, kind);
+          join_bounds_pass(nullptr, layout.search_bytes, right, n, left, m, none, nullptr, none, comp, stream, kind);
       e != cudaSuccess)
     return e;
-  const auto counts = join_counts(left, m, right, n, none, comp);
+  const auto counts = join_counts(left, m, right, n, none, nullptr, comp);
   if (const cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, layout.scan_bytes, counts, none, sticky_sum{},
                                                            index_t(0), m + 1, stream);
       e != cudaSuccess)
@@ -60,7 +76,8 @@ cudaError_t join_layout_for(Left left, index_t m, Right right, index_t n, index_
       own_columns ? align_up(std::size_t(m) * sizeof(index_t)) + align_up(std::size_t(m + 1) * sizeof(index_t)) : 0;
   layout.lower_at = 0;
   layout.offsets_at = own_columns ? align_up(std::size_t(m) * sizeof(index_t)) : 0;
-  layout.words_at = columns;
+  layout.runs_at = columns;
+  layout.words_at = layout.runs_at + align_up(std::size_t(m) * sizeof(run_length));
   layout.work_at = layout.words_at + align_up(join_words * sizeof(index_t));
   layout.bytes = layout.work_at + align_up(work);
   return cudaSuccess;
@@ -82,13 +99,15 @@ template <class Left, class Right, class Compare>
 cudaError_t run_join_offsets(char* base, const join_layout& layout, Left left, index_t m, Right right, index_t n,
                              index_t* lower, index_t* offsets, Compare comp, cudaStream_t stream, strategy kind) {
   auto* words = reinterpret_cast<index_t*>(base + layout.words_at);
+  auto* runs = reinterpret_cast<run_length*>(base + layout.runs_at);
   std::size_t search_bytes = layout.search_bytes;
-  if (const cudaError_t e = device::sorted_lower_bound(base + layout.work_at, search_bytes, right, n, left, m, lower,
-                                                       words, comp, stream, kind);
+  if (const cudaError_t e = join_bounds_pass(base + layout.work_at, search_bytes, right, n, left, m, lower, runs, words,
+                                             comp, stream, kind);
       e != cudaSuccess)
     return e;
   std::size_t scan_bytes = layout.scan_bytes;
-  const auto counts = join_counts(left, m, right, n, static_cast<const index_t*>(lower), comp);
+  const auto counts =
+      join_counts(left, m, right, n, static_cast<const index_t*>(lower), static_cast<const run_length*>(runs), comp);
   return cub::DeviceScan::ExclusiveScan(base + layout.work_at, scan_bytes, counts, offsets, sticky_sum{}, index_t(0),
                                         m + 1, stream);
 }

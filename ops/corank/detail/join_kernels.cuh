@@ -1,14 +1,13 @@
 #pragma once
 // The GPU join's own pieces (join.inl runs them):
-// - join_match_count: left element i's match count, from its lower bound in the right column
-//   (the one search pass) by a galloping search for its upper bound there: one read of
-//   right[lower[i]] where the key has no match, O(log run) where it has a run; what an exclusive
-//   scan (cub::DeviceScan, decoupled look-back) reads as its input, so that the counts and
-//   their prefix sums come out of one kernel, with no second search and no upper bounds stored.
-//   It also checks what it reads against the order (left[i - 1] <= left[i], and
-//   right[lower - 1] < left[i] <= right[lower]) and counts -1 where that fails, which the
-//   scan's operator (sticky_sum) carries to every later prefix sum: the number of pairs comes
-//   out negative. (No store: the scan's loads of several elements stay free to overlap.)
+// - join_run_count: left element i's match count, as the one search pass wrote it (its run in
+//   the right column, b_step_values.hpp's b_runs: 16 bits), what an exclusive scan
+//   (cub::DeviceScan, decoupled look-back) reads as its input. A run too long for 16 bits is
+//   counted again from the bound, by a galloping search for its end in the right column;
+//   a bound outside the column counts -1, which the scan's operator (sticky_sum) carries to
+//   every later prefix sum: the number of pairs comes out negative. (The pass checked the
+//   order: each left key against the one before it, and against the right keys around its
+//   bound.)
 // - The expansion: output position p's left element is the last i with offsets[i] <= p. The
 //   merge path of the offsets and the positions 0, 1, ..., pairs - 1 cut into tiles of
 //   join_expand_tile steps (join_partition_kernel: one co-rank search per tile boundary) gives
@@ -21,6 +20,7 @@
 //   positions, which lie in [0, pairs).
 
 #include <corank/config.hpp>
+#include <corank/detail/forms/b_step_values.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -30,20 +30,21 @@
 namespace corank::detail {
 
 template <class Left, class Right, class Compare>
-struct join_match_count {
+struct join_run_count {
   Left left;
   Right right;
   const index_t* lower;
+  const run_length* runs;
   index_t m, n;
   Compare comp;
 
   __device__ index_t operator()(index_t i) const {
     if (i >= m) return 0;
-    const auto key = left[i];
+    const run_length run = runs[i];
+    if (run != saturated_run) return run;
     const index_t first = lower[i];
     if (first < 0 || first > n) return -1;
-    const bool out_of_order = (i > 0 && comp(key, left[i - 1])) || (first > 0 && !comp(right[first - 1], key)) ||
-                              (first < n && comp(right[first], key));
+    const auto key = left[i];
     // The first right element after key, from `first`: double the step while the element at
     // its end is not after key, then bisect the last step.
     index_t at = first, step = 1;
@@ -56,7 +57,7 @@ struct join_match_count {
       const index_t mid = at + (end - at) / 2;
       if (comp(key, right[mid])) end = mid; else at = mid + 1;
     }
-    return out_of_order ? -1 : at - first;
+    return at - first;
   }
 };
 
