@@ -127,6 +127,7 @@ class tile_agent {
     split<int> splits[threads + 1];  // the threads' pieces, for rules whose pieces end at their neighbour's start
     typename block_scan::TempStorage scan;
     index_t tile_offset;
+    index_t warp_sums[counts_runs ? threads / 32 : 1];  // b_runs: the tile's runs, a sum per warp
   };
 
   // A thread's part of one tile, in registers.
@@ -456,16 +457,25 @@ class tile_agent {
   }
 
   // 5, for ops that write A in place (after the compaction's barrier): the tile's outputs at
-  // its A window's start, B's positions as the window's start plus the staged ones; for
-  // b_runs also each query's run of equivalent elements in B (run_length), and the checks of
-  // the order that the join promises: each query against the one before it (a left column
+  // its A window's start, B's positions as the window's start plus the staged ones. For
+  // b_runs also each query's run of equivalent elements in B (run_length), the tile's first
+  // query and the sum of its runs (bounds_and_runs' tile arrays, at `index`), and the checks
+  // of the order that the join promises: each query against the one before it (a left column
   // that goes down anywhere is found) and against B's elements around its bound. A tile that
-  // is not consistent stores nothing; it, or a query out of order, writes -1 to *count_out,
-  // which the launch set to A's size (the stores of the others stay inside the output).
-  __device__ __forceinline__ void store_in_place(buffer& compacted, const tile& t, index_t* count_out) const {
+  // is not consistent stores nothing (b_runs: -1 as its first query and sum); it, or a query
+  // out of order, writes -1 to *count_out, which the launch set to A's size (the stores of the
+  // others stay inside the output).
+  __device__ __forceinline__ void store_in_place(buffer& compacted, const tile& t, int index, index_t* count_out,
+                                                 workspace& work) const {
     const int tid = threadIdx.x;
     if (!t.consistent) {
-      if (tid == 0) *count_out = -1;
+      if (tid == 0) {
+        *count_out = -1;
+        if constexpr (counts_runs) {
+          args_.b_values_out.tile_first[index] = -1;
+          args_.b_values_out.tile_sums[index] = -1;
+        }
+      }
       return;
     }
     const b_value_type* staged = compacted.b_values.data();
@@ -476,34 +486,56 @@ class tile_agent {
       const int b_staged = t.b_staged;
       const index_t staged_end = t.begin.b + b_staged;
       const bool a_before = t.begin.a > 0, b_before = t.begin.b > 0;
+      index_t* bounds = args_.b_values_out.bounds + t.begin.a;
+      run_length* runs = args_.b_values_out.runs + t.begin.a;
       index_t rest = -1;  // the run past the staged elements: the same for every query that reaches it
+      index_t sum = 0;
       bool out_of_order = false;
-      for (int e = tid; e < count; e += threads) {
+      auto one = [&](int e) {
         const key_type key = a_keys[e];
         const int j = int(staged[e]);
-        out_of_order = out_of_order || ((e > 0 || a_before) && comp_(key, a_keys[e - 1])) ||
-                       ((j > 0 || b_before) && !comp_(b_keys[j - 1], key)) || (j < b_staged && comp_(b_keys[j], key));
-        // The first staged element after the key: double the step while the element at its
-        // end is not after the key, then bisect the last step.
-        int at = j, step = 1;
-        while (step <= b_staged - at && !comp_(key, b_keys[at + step - 1])) {
-          at += step;
-          step *= 2;
-        }
-        int last = step <= b_staged - at ? at + step - 1 : b_staged;
-        while (at < last) {
-          const int mid = at + (last - at) / 2;
-          if (comp_(key, b_keys[mid])) last = mid; else at = mid + 1;
-        }
+        if ((e > 0 || a_before) && comp_(key, a_keys[e - 1])) out_of_order = true;
+        if ((j > 0 || b_before) && !comp_(b_keys[j - 1], key)) out_of_order = true;
+        // The run: the first few elements one by one (b_keys[at] stays once it is after the
+        // key: the rest are too), then a galloping search; a run that reaches the staged
+        // elements' end goes on in B.
+        int at = j;
+        CORANK_PRAGMA_UNROLL
+        for (int k = 0; k < 4; ++k) at += at < b_staged && !comp_(key, b_keys[at]) ? 1 : 0;
+        if (j < b_staged && comp_(b_keys[j], key)) out_of_order = true;
+        if (at == j + 4) at = run_end(b_keys, at, b_staged, key);
         index_t run = at - j;
         if (at == b_staged && staged_end < args_.size_b && at > j) {
           if (rest < 0) rest = run_from(args_.keys_b, staged_end, args_.size_b, key);
           run += rest;
         }
-        args_.b_values_out.bounds[t.begin.a + e] = t.begin.b + j;
-        args_.b_values_out.runs[t.begin.a + e] = run < index_t(saturated_run) ? run_length(run) : saturated_run;
+        bounds[e] = t.begin.b + j;
+        runs[e] = run < index_t(saturated_run) ? run_length(run) : saturated_run;
+        sum += run;
+      };
+#ifdef CORANK_JOIN_RUNS_UNROLLED
+      CORANK_PRAGMA_UNROLL
+      for (int v = 0; v < steps; ++v) {
+        if (v % 4 == 0 && v * threads >= count) break;
+        const int e = tid + v * threads;
+        if (e < count) one(e);
       }
+#else
+      for (int e = tid; e < count; e += threads) one(e);
+#endif
       if (out_of_order) *count_out = -1;
+      // The tile's sum: each warp's, then thread 0's.
+      CORANK_PRAGMA_UNROLL
+      for (int d = 16; d > 0; d /= 2) sum += __shfl_down_sync(0xffffffffu, sum, d);
+      if (tid % 32 == 0) work.warp_sums[tid / 32] = sum;
+      __syncthreads();
+      if (tid == 0) {
+        index_t total = 0;
+        CORANK_PRAGMA_UNROLL
+        for (int w = 0; w < threads / 32; ++w) total += work.warp_sums[w];
+        args_.b_values_out.tile_first[index] = t.begin.a;
+        args_.b_values_out.tile_sums[index] = total;
+      }
     } else {
       const auto out = args_.b_values_out + t.begin.a;
       CORANK_PRAGMA_UNROLL
@@ -535,6 +567,22 @@ class tile_agent {
   }
 
  private:
+  // The end of the run of `key` in the staged b[at, size) whose element at - 1 is equivalent
+  // to it: a galloping search, then a bisection of the last step.
+  __device__ __forceinline__ int run_end(const key_type* b, int at, int size, const key_type& key) const {
+    int step = 1;
+    while (step <= size - at && !comp_(key, b[at + step - 1])) {
+      at += step;
+      step *= 2;
+    }
+    int last = step <= size - at ? at + step - 1 : size;
+    while (at < last) {
+      const int mid = at + (last - at) / 2;
+      if (comp_(key, b[mid])) last = mid; else at = mid + 1;
+    }
+    return at;
+  }
+
   // How many of b[from, size) are equivalent to `key` (b[from] is not before it): a
   // galloping search in global memory, for the runs that go on past a tile's staged elements.
   template <class In>

@@ -95,6 +95,16 @@ cudaError_t temporary_layout_for(const Args& args, strategy kind, temporary_layo
   return cudaSuccess;
 }
 
+// How many tiles the tile agent cuts an operation of `Op` on `args` into (one, with no
+// elements): what temporary_layout_for reserves for, and what ops that write A in place
+// index their tiles by (the join's bound pass: join.inl).
+template <class Op, class Args>
+index_t agent_tiles(const Args& args) {
+  constexpr index_t tile = agent_policy<Op, Args>::items_per_tile;
+  const index_t total = args.size_a + args.size_b;
+  return total == 0 ? 1 : (total + tile - 1) / tile;
+}
+
 // How many blocks of `Kernel` fit on an SM of the current device (after the opt-in to its
 // shared memory), and the device's limits; a tile that does not fit the device:
 // cudaErrorInvalidConfiguration.

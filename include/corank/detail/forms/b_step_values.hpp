@@ -12,8 +12,9 @@
 //                B holds the key. `invert` writes the opposite.
 //   b_runs       (GPU only: the join's lower-bound pass, join.inl) writes j and the length of
 //                B's run of elements equivalent to the key from j, the key's matches: into
-//                two arrays (bounds_and_runs). The tile counts the run in its staged window
-//                of B, which reaches run_lookahead elements past the tile, and past that in B.
+//                two arrays (bounds_and_runs), and per tile its first query and the sum of
+//                its runs. The tile counts each run in its staged window of B, which reaches
+//                run_lookahead elements past the tile, and past that in B.
 // The walks record j for every step; B[j] may lie past the walk's window (B's next element
 // after a piece or a tile), which the walks read for b_matches only. Plain C++.
 
@@ -39,10 +40,14 @@ struct b_runs {};
 using run_length = std::uint16_t;
 inline constexpr run_length saturated_run = 0xffff;
 
-// Where b_runs writes: each query's bound and its run (the query's index into both).
+// Where b_runs writes: each query's bound and its run (the query's index into both), and
+// each tile's first query and the sum of its runs (the tile's index; -1 for a tile that
+// found the inputs out of order).
 struct bounds_and_runs {
   index_t* bounds;
   run_length* runs;
+  index_t* tile_first;
+  index_t* tile_sums;
 };
 
 // B's elements staged past a tile's window for b_runs, so that a run that goes on past the

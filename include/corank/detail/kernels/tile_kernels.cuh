@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     // launch wrote it); a tile that finds the inputs out of order writes -1 there.
     agent.compact(t, shared.buffer);
     __syncthreads();  // every output is compacted
-    agent.store_in_place(shared.buffer, t, count_out);
+    agent.store_in_place(shared.buffer, t, index, count_out, shared.work);
   } else if constexpr (agent_type::known_size) {
     agent.compact(t, shared.buffer);
     __syncthreads();  // every output is compacted
