@@ -7,8 +7,8 @@
 // found; offsets going backwards in the expansion) and argument errors.
 //
 // Kernels compile for int32 columns with index_t outputs, and for the constant iterators with
-// outputs that check each pair where it is written: a lower-bound pass, a counting scan and
-// an expansion for each.
+// outputs that check each pair where it is written: a bound pass (bounds, runs and tile sums),
+// the offsets' scan and kernel, and an expansion for each.
 
 #include <corank/comparators.hpp>
 #include <corank/detail/join_kernels.cuh>
