@@ -20,7 +20,7 @@ enum class tile_kind : unsigned char {
   naive_merge,        // strategy::naive's merge kernel: outputs per thread
   streaming_merge,    // strategy::tiled and ::circular
   partitioned_merge,  // merges on the tile agent (strategy::partitioned)
-  balanced_path,      // the set operations, and every op of data-dependent output size
+  balanced_path,      // the set operations, and every other op of data-dependent output size
   sorted_search,      // the sorted search (each query written once, at its own index)
   block_sort,         // the sort's first stage: a block sorts a tile into a run
   multiway_merge,     // the k-way merge's tiles (merge_runs, the sort's passes)
