@@ -77,6 +77,18 @@ inline constexpr bool is_op_v = is_op<Op>::value;
 template <class Op>
 inline constexpr bool sees_run_starts_v = std::is_invocable_r_v<action, const Op&, relation, bool>;
 
+// True for ops that declare `static constexpr bool writes_a_in_place = true`: every step that
+// takes A's element writes it, and no other step writes (the sorted search), so A's element
+// i is output i and a tile's outputs start at its A window's start, whatever the data. The
+// GPU then writes each tile in place, with no look-back (tile_kernels.cuh).
+template <class Op, class = void>
+struct writes_a_in_place : std::false_type {};
+template <class Op>
+struct writes_a_in_place<Op, std::void_t<decltype(Op::writes_a_in_place)>>
+    : std::bool_constant<bool(Op::writes_a_in_place)> {};
+template <class Op>
+inline constexpr bool writes_a_in_place_v = writes_a_in_place<Op>::value;
+
 // The value written for emit::combined.
 template <class Op, class Value, class = void>
 struct has_combine : std::false_type {};

@@ -20,7 +20,8 @@ enum class tile_kind : unsigned char {
   naive_merge,        // strategy::naive's merge kernel: outputs per thread
   streaming_merge,    // strategy::tiled and ::circular
   partitioned_merge,  // merges on the tile agent (strategy::partitioned)
-  balanced_path,      // the set operations, and every op of data-dependent output size
+  balanced_path,      // the set operations, and every other op of data-dependent output size
+  sorted_search,      // the sorted search (each query written once, at its own index)
   block_sort,         // the sort's first stage: a block sorts a tile into a run
   multiway_merge,     // the k-way merge's tiles (merge_runs, the sort's passes)
 };
@@ -82,6 +83,10 @@ constexpr tile_shape sm90_tiles(tile_kind kind, int key_size, int value_size) {
     case tile_kind::balanced_path:
       // At most 29 items (a thread walks up to items + 2 steps, tracked in 64-bit masks);
       // elements of 8 bytes take 27, the most with which 4 blocks still fit an SM.
+      return {128, key_size + value_size == 8 ? 27 : std::min(streaming_items, 29), registers};
+    case tile_kind::sorted_search:
+      // The balanced-path row's shape (the search ran on those tiles before it had its own
+      // kernel: docs/decisions.md, "The sorted search: a block per tile, written in place").
       return {128, key_size + value_size == 8 ? 27 : std::min(streaming_items, 29), registers};
     case tile_kind::block_sort:
     case tile_kind::multiway_merge: {
@@ -204,6 +209,8 @@ template <class Key>
 using set_keys_policy = tile_policy_for<tile_kind::balanced_path, Key>;
 template <class Key, class Value>
 using set_pairs_policy = tile_policy_for<tile_kind::balanced_path, Key, Value>;
+template <class Key>
+using sorted_search_policy = tile_policy_for<tile_kind::sorted_search, Key>;
 template <class Key, class Value = void>
 using block_sort_policy = tile_policy_for<tile_kind::block_sort, Key, Value>;
 template <class Key, class Value = void>

@@ -1,7 +1,8 @@
 #pragma once
-// The search pass that search_gpu.cu (search --side left) and join_gpu.cu (each left key's
-// lower bound) both run, for the device key types: the same kernels, instantiated once, in
-// search_gpu.cu, and declared extern here for join_gpu.cu.
+// The lower bounds' search pass of search_gpu.cu (search --side left), for the device key
+// types: instantiated there, and declared extern here for the files that include this one.
+// (join_gpu.cu's join runs a pass of its own, which also counts each key's matches:
+// join.inl's join_bounds_pass.)
 
 #include "set_gpu_ops.hpp"
 

@@ -7,8 +7,8 @@
 // found; offsets going backwards in the expansion) and argument errors.
 //
 // Kernels compile for int32 columns with index_t outputs, and for the constant iterators with
-// outputs that check each pair where it is written: a lower-bound pass, a counting scan and
-// an expansion for each.
+// outputs that check each pair where it is written: a bound pass (bounds, runs and tile sums),
+// the offsets' scan and kernel, and an expansion for each.
 
 #include <corank/comparators.hpp>
 #include <corank/detail/join_kernels.cuh>
@@ -120,6 +120,41 @@ TEST_F(GpuJoin, RunsCrossingExpansionTiles) {
       if (HasFailure()) return;
     }
   }
+}
+
+// Right runs on either side of what a bound pass's tile stages past its window
+// (b_step_values.hpp: run_lookahead) and of the 16 bits a run is written in (saturated_run:
+// the scan counts those again), each key once to 3 times on the left, so that runs start and
+// end at every place around the tiles' edges; and with the long keys many times on the left.
+TEST_F(GpuJoin, RunsAroundTheLookaheadAndThe16Bits) {
+  std::mt19937_64 rng = make_rng();
+  constexpr std::size_t ahead = corank::detail::run_lookahead;
+  const std::size_t saturated = corank::detail::saturated_run;
+  std::vector<std::size_t> lengths = {1, 2, ahead - 1, ahead, ahead + 1, 2 * ahead + 3, tile - 1, tile + 1};
+  for (std::size_t k = 0; k < 20; ++k) lengths.push_back(1 + rng() % (3 * ahead));
+  std::vector<std::int32_t> left, right;
+  std::int32_t key = 0;
+  for (std::size_t length : lengths) {
+    key += 2;
+    right.insert(right.end(), length, key);
+    left.insert(left.end(), 1 + rng() % 3, key);
+    left.push_back(key + 1);  // no match
+  }
+  check_join(left, right, strategy::automatic);
+  // Runs of 2^16 - 2 to 2^16 + 1 and beyond: 16 bits and their saturation.
+  for (std::size_t length : {saturated - 1, saturated, saturated + 1, saturated + 2, std::size_t(70001)}) {
+    key += 2;
+    right.insert(right.end(), length, key);
+    left.insert(left.end(), 1 + rng() % 2, key);
+  }
+  check_join(left, right, strategy::automatic);
+  // The long keys many times on the left too: bounds whose runs are counted past the tile by
+  // every thread, in tiles that hold left keys only.
+  std::vector<std::int32_t> many;
+  for (std::int32_t k = 2; k <= key; k += 2) many.insert(many.end(), k % 10 == 0 ? 50 : 1, k);
+  std::sort(many.begin(), many.end());
+  const std::vector<std::int32_t> long_runs(right.begin(), right.begin() + std::ptrdiff_t(3 * tile));
+  check_join(many, long_runs, strategy::automatic);
 }
 
 // A left column that goes down anywhere is found (the counts compare each left key with the

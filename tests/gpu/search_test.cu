@@ -138,9 +138,9 @@ std::vector<size_pair> edge_sizes(std::size_t tile) {
   return tile_edge_sizes(tile);
 }
 
-// The search's tiles: the balanced-path ops' shape (every op of data-dependent size takes it).
+// The search's tiles (tile_kind::sorted_search).
 template <class K>
-constexpr std::size_t search_tile = corank::set_keys_policy<K>::items_per_tile;
+constexpr std::size_t search_tile = corank::sorted_search_policy<K>::items_per_tile;
 
 using search_key_types = ::testing::Types<std::int32_t, double, opaque_key>;
 

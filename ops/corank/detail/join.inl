@@ -1,6 +1,7 @@
 #pragma once
-// Bodies of join.cuh: one search pass (the lower bounds), the counts and their prefix sums in
-// one scan (join_kernels.cuh: join_match_count), and (pairs) the expansion's two kernels.
+// Bodies of join.cuh: one search pass (the lower bounds, and each left key's run of matches:
+// b_runs), the prefix sums of the runs in one scan (join_kernels.cuh: join_run_count), and
+// (pairs) the expansion's two kernels.
 
 #include <corank/detail/dispatch/dispatch.cuh>
 #include <corank/detail/forms/make_args.hpp>
@@ -13,28 +14,56 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <limits>
 #include <string>
 
 namespace corank {
 namespace detail {
 
 // Where a join keeps what it computes in the temporary storage: each left element's lower
-// bound, the m + 1 prefix sums, two words (the bounds and counts' verdict, the expansion's),
-// then one region used by one step at a time: the search pass's storage, the scan's, the
-// expansion's tile boundaries.
+// bound, the m + 1 prefix sums, each left element's run, the bound pass's tile arrays (each
+// tile's first left element and sum of runs, and the prefix sums of those), two words (the
+// bounds and counts' verdict, the expansion's), then one region used by one step at a time:
+// the bound pass's storage, the tile sums' scan's, the expansion's tile boundaries.
 struct join_layout {
-  std::size_t lower_at = 0, offsets_at = 0, words_at = 0, work_at = 0;
+  std::size_t lower_at = 0, offsets_at = 0, runs_at = 0, tile_first_at = 0, tile_sums_at = 0, tile_prefix_at = 0,
+              words_at = 0, work_at = 0;
   std::size_t search_bytes = 0, scan_bytes = 0, bounds_bytes = 0;
+  index_t tiles = 0;
   std::size_t bytes = 0;
 };
 
 constexpr int join_words = 2;
 
+// The bound pass's arguments: the left column's keys as the queries (A), the right column as
+// the haystack (B), each left key's bound and run written (b_runs).
+template <class Left, class Right>
+using join_bound_args = merge_args<Left, Right, unused, b_runs, discard, unused, bounds_and_runs>;
+
+template <class Left, class Right>
+join_bound_args<Left, Right> join_bound_args_for(Left left, index_t m, Right right, index_t n, bounds_and_runs out) {
+  return {left, m, right, searched_size(n, m), unused{}, b_runs{}, discard{}, unused{}, out};
+}
+
+// The lower-bound pass: each left key's bound in the right column and its run of matches
+// there (b_runs), and each tile's first key and sum of runs, in one merge-path pass of the
+// search op; *count_out ends m, or -1 where it found the columns out of order.
 template <class Left, class Right, class Compare>
-auto join_counts(Left left, index_t m, Right right, index_t n, const index_t* lower, Compare comp) {
-  using count = join_match_count<Left, Right, Compare>;
-  return thrust::transform_iterator<count, thrust::counting_iterator<index_t>, index_t>(
-      thrust::counting_iterator<index_t>(0), count{left, right, lower, m, n, comp});
+cudaError_t join_bounds_pass(void* temp_storage, std::size_t& temp_storage_bytes, Right right, index_t n, Left left,
+                             index_t m, bounds_and_runs out, index_t* count_out, Compare comp, cudaStream_t stream,
+                             strategy kind) {
+  const auto args = join_bound_args_for(left, m, right, n, out);
+  if (temp_storage != nullptr &&
+      (search_argument_error(right, n, left, m, out.bounds) != nullptr || (m > 0 && out.runs == nullptr) ||
+       out.tile_first == nullptr || out.tile_sums == nullptr))
+    return cudaErrorInvalidValue;
+  return dispatch(temp_storage, temp_storage_bytes, ops::sorted_search_op{}, args, count_out, comp, stream, kind);
+}
+
+// The scan's input over the tiles' sums: tiles + 1 of them, the last 0.
+inline auto tile_sums_input(const index_t* sums, index_t tiles) {
+  return thrust::transform_iterator<tile_sum_of, thrust::counting_iterator<index_t>, index_t>(
+      thrust::counting_iterator<index_t>(0), tile_sum_of{sums, tiles});
 }
 
 // `own_columns`: the lower bounds and offsets live in the storage (else they are the caller's:
@@ -44,13 +73,14 @@ cudaError_t join_layout_for(Left left, index_t m, Right right, index_t n, index_
                             bool expands, Compare comp, cudaStream_t stream, strategy kind, join_layout& layout) {
   if (m < 0 || n < 0 || pairs < 0) return cudaErrorInvalidValue;
   index_t* none = nullptr;
-  if (const cudaError_t e =
-          device::sorted_lower_bound(nullptr, layout.search_bytes, right, n, left, m, none, none, comp, stream, kind);
+  if (const cudaError_t e = join_bounds_pass(nullptr, layout.search_bytes, right, n, left, m, bounds_and_runs{}, none,
+                                             comp, stream, kind);
       e != cudaSuccess)
     return e;
-  const auto counts = join_counts(left, m, right, n, none, comp);
-  if (const cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, layout.scan_bytes, counts, none, sticky_sum{},
-                                                           index_t(0), m + 1, stream);
+  layout.tiles = agent_tiles<ops::sorted_search_op>(join_bound_args_for(left, m, right, n, bounds_and_runs{}));
+  if (const cudaError_t e =
+          cub::DeviceScan::ExclusiveScan(nullptr, layout.scan_bytes, tile_sums_input(none, layout.tiles),
+                                         none, sticky_sum{}, index_t(0), layout.tiles + 1, stream);
       e != cudaSuccess)
     return e;
   layout.bounds_bytes = expands ? std::size_t(join_expand_tiles(m, pairs) + 1) * sizeof(index_t) : 0;
@@ -58,9 +88,14 @@ cudaError_t join_layout_for(Left left, index_t m, Right right, index_t n, index_
   work = work > layout.bounds_bytes ? work : layout.bounds_bytes;
   const std::size_t columns =
       own_columns ? align_up(std::size_t(m) * sizeof(index_t)) + align_up(std::size_t(m + 1) * sizeof(index_t)) : 0;
+  const std::size_t tile_words = align_up(std::size_t(layout.tiles + 1) * sizeof(index_t));
   layout.lower_at = 0;
   layout.offsets_at = own_columns ? align_up(std::size_t(m) * sizeof(index_t)) : 0;
-  layout.words_at = columns;
+  layout.runs_at = columns;
+  layout.tile_first_at = layout.runs_at + align_up(std::size_t(m) * sizeof(run_length));
+  layout.tile_sums_at = layout.tile_first_at + tile_words;
+  layout.tile_prefix_at = layout.tile_sums_at + tile_words;
+  layout.words_at = layout.tile_prefix_at + tile_words;
   layout.work_at = layout.words_at + align_up(join_words * sizeof(index_t));
   layout.bytes = layout.work_at + align_up(work);
   return cudaSuccess;
@@ -76,21 +111,35 @@ __global__ void join_count_kernel(index_t* count_out, const index_t* words, int 
   *count_out = count;
 }
 
-// The lower bounds (words[0]: the pass's count) and the prefix sums of the match counts (-1
-// from where they read something out of order on).
+// The lower bounds and runs (words[0]: the pass's count), the tiles' prefix sums, then the
+// offsets: the prefix sums of the runs (-1 from where something was found out of order on).
 template <class Left, class Right, class Compare>
 cudaError_t run_join_offsets(char* base, const join_layout& layout, Left left, index_t m, Right right, index_t n,
                              index_t* lower, index_t* offsets, Compare comp, cudaStream_t stream, strategy kind) {
   auto* words = reinterpret_cast<index_t*>(base + layout.words_at);
+  auto* runs = reinterpret_cast<run_length*>(base + layout.runs_at);
+  auto* tile_first = reinterpret_cast<index_t*>(base + layout.tile_first_at);
+  auto* tile_sums = reinterpret_cast<index_t*>(base + layout.tile_sums_at);
+  auto* tile_prefix = reinterpret_cast<index_t*>(base + layout.tile_prefix_at);
   std::size_t search_bytes = layout.search_bytes;
-  if (const cudaError_t e = device::sorted_lower_bound(base + layout.work_at, search_bytes, right, n, left, m, lower,
-                                                       words, comp, stream, kind);
+  if (const cudaError_t e = join_bounds_pass(base + layout.work_at, search_bytes, right, n, left, m,
+                                             bounds_and_runs{lower, runs, tile_first, tile_sums}, words, comp, stream,
+                                             kind);
       e != cudaSuccess)
     return e;
   std::size_t scan_bytes = layout.scan_bytes;
-  const auto counts = join_counts(left, m, right, n, static_cast<const index_t*>(lower), comp);
-  return cub::DeviceScan::ExclusiveScan(base + layout.work_at, scan_bytes, counts, offsets, sticky_sum{}, index_t(0),
-                                        m + 1, stream);
+  if (const cudaError_t e = cub::DeviceScan::ExclusiveScan(base + layout.work_at, scan_bytes,
+                                                           tile_sums_input(tile_sums, layout.tiles),
+                                                           tile_prefix, sticky_sum{}, index_t(0), layout.tiles + 1,
+                                                           stream);
+      e != cudaSuccess)
+    return e;
+  if (layout.tiles > index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
+  constexpr int tile = agent_policy<ops::sorted_search_op, join_bound_args<Left, Right>>::items_per_tile;
+  const join_run_count<Left, Right, Compare> recount{left, right, lower, runs, m, n, comp};
+  join_offsets_kernel<tile><<<unsigned(layout.tiles), join_offsets_threads, 0, stream>>>(
+      runs, tile_first, tile_prefix, layout.tiles, m, recount, offsets);
+  return cudaPeekAtLastError();
 }
 
 // The offsets, where `expands`, the pairs, then the count.

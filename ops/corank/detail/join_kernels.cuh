@@ -1,14 +1,15 @@
 #pragma once
 // The GPU join's own pieces (join.inl runs them):
-// - join_match_count: left element i's match count, from its lower bound in the right column
-//   (the one search pass) by a galloping search for its upper bound there: one read of
-//   right[lower[i]] where the key has no match, O(log run) where it has a run; what an exclusive
-//   scan (cub::DeviceScan, decoupled look-back) reads as its input, so that the counts and
-//   their prefix sums come out of one kernel, with no second search and no upper bounds stored.
-//   It also checks what it reads against the order (left[i - 1] <= left[i], and
-//   right[lower - 1] < left[i] <= right[lower]) and counts -1 where that fails, which the
-//   scan's operator (sticky_sum) carries to every later prefix sum: the number of pairs comes
-//   out negative. (No store: the scan's loads of several elements stay free to overlap.)
+// - The offsets from the one search pass's runs (b_step_values.hpp's b_runs: each left key's
+//   run of matches in the right column, 16 bits, and each tile's first key and sum of runs):
+//   an exclusive scan of the tiles' sums (cub::DeviceScan, a few hundred thousand), then
+//   join_offsets_kernel, a block per tile of the pass, which scans its runs in the block and
+//   adds the tile's prefix: it reads 2 bytes a key and writes 8, coalesced. A run too long for
+//   16 bits is counted again from the bound (join_run_count), by a galloping search for its
+//   end in the right column; a bound outside the column counts -1, and so does a tile that
+//   found the inputs out of order, which the scans' operator (sticky_sum) carries to every
+//   later prefix sum: the number of pairs comes out negative. (The pass checked the order:
+//   each left key against the one before it, and against the right keys around its bound.)
 // - The expansion: output position p's left element is the last i with offsets[i] <= p. The
 //   merge path of the offsets and the positions 0, 1, ..., pairs - 1 cut into tiles of
 //   join_expand_tile steps (join_partition_kernel: one co-rank search per tile boundary) gives
@@ -21,6 +22,11 @@
 //   positions, which lie in [0, pairs).
 
 #include <corank/config.hpp>
+#include <corank/detail/forms/b_step_values.hpp>
+
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -30,20 +36,21 @@
 namespace corank::detail {
 
 template <class Left, class Right, class Compare>
-struct join_match_count {
+struct join_run_count {
   Left left;
   Right right;
   const index_t* lower;
+  const run_length* runs;
   index_t m, n;
   Compare comp;
 
   __device__ index_t operator()(index_t i) const {
     if (i >= m) return 0;
-    const auto key = left[i];
+    const run_length run = runs[i];
+    if (run != saturated_run) return run;
     const index_t first = lower[i];
     if (first < 0 || first > n) return -1;
-    const bool out_of_order = (i > 0 && comp(key, left[i - 1])) || (first > 0 && !comp(right[first - 1], key)) ||
-                              (first < n && comp(right[first], key));
+    const auto key = left[i];
     // The first right element after key, from `first`: double the step while the element at
     // its end is not after key, then bisect the last step.
     index_t at = first, step = 1;
@@ -56,7 +63,7 @@ struct join_match_count {
       const index_t mid = at + (end - at) / 2;
       if (comp(key, right[mid])) end = mid; else at = mid + 1;
     }
-    return out_of_order ? -1 : at - first;
+    return at - first;
   }
 };
 
@@ -65,6 +72,53 @@ struct join_match_count {
 struct sticky_sum {
   __host__ __device__ index_t operator()(index_t a, index_t b) const { return a < 0 || b < 0 ? -1 : a + b; }
 };
+
+// Tile t's sum of runs (0 past the last tile, so that an exclusive scan of tiles + 1 ends
+// with the number of pairs).
+struct tile_sum_of {
+  const index_t* sums;
+  index_t tiles;
+  __host__ __device__ index_t operator()(index_t t) const { return t < tiles ? sums[t] : 0; }
+};
+
+constexpr int join_offsets_threads = 256;
+
+// Tile t of the bound pass: its left keys [tile_first[t], tile_first[t + 1]) (m after the
+// last), at most Tile of them; their offsets are tile_prefix[t] plus the exclusive sums of
+// their runs. The last tile also writes offsets[m], the number of pairs. A tile whose range is
+// not one (the pass found the inputs out of order: its first key is -1) writes nothing.
+template <int Tile, class Count>
+__global__ void __launch_bounds__(join_offsets_threads)
+    join_offsets_kernel(const run_length* runs, const index_t* tile_first, const index_t* tile_prefix, index_t tiles,
+                        index_t m, Count recount, index_t* offsets) {
+  constexpr int items = (Tile + join_offsets_threads - 1) / join_offsets_threads;
+  using load = cub::BlockLoad<run_length, join_offsets_threads, items, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using scan = cub::BlockScan<index_t, join_offsets_threads>;
+  using store = cub::BlockStore<index_t, join_offsets_threads, items, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  __shared__ union {
+    typename load::TempStorage load;
+    typename scan::TempStorage scan;
+    typename store::TempStorage store;
+  } shared;
+  const index_t t = blockIdx.x;
+  if (t == tiles - 1 && threadIdx.x == 0) offsets[m] = tile_prefix[tiles];
+  const index_t first = tile_first[t], last = t + 1 < tiles ? tile_first[t + 1] : m;
+  if (!(0 <= first && first <= last && last <= m && last - first <= Tile)) return;
+  const int count = int(last - first);
+  if (count == 0) return;
+  run_length loaded[items];
+  load(shared.load).Load(runs + first, loaded, count, run_length(0));
+  index_t counts[items];
+  CORANK_PRAGMA_UNROLL
+  for (int k = 0; k < items; ++k) {
+    const int e = int(threadIdx.x) * items + k;
+    counts[k] = loaded[k] != saturated_run || e >= count ? index_t(loaded[k]) : recount(first + e);
+  }
+  __syncthreads();  // the load's storage is the scan's
+  scan(shared.scan).ExclusiveScan(counts, counts, tile_prefix[t], sticky_sum{});
+  __syncthreads();  // the scan's storage is the store's
+  store(shared.store).Store(offsets + first, counts, count);
+}
 
 constexpr int join_expand_threads = 256;
 constexpr int join_expand_tile = join_expand_threads * 8;  // merge-path steps: positions plus left elements

@@ -17,6 +17,7 @@ namespace corank::ops {
 struct sorted_search_op {
   static constexpr partitioning partition = partitioning::merge_path;
   static constexpr bool output_size_is_input_size = false;  // m of the m + n steps write
+  static constexpr bool writes_a_in_place = true;           // query i is output i (op.hpp)
 
   CORANK_HOST_DEVICE constexpr action operator()(relation r) const {
     return r == relation::b_first ? skip_b() : take_a();

@@ -58,17 +58,36 @@ struct labelled_window {
   }
 };
 
+// The paired forms' B value type, as b_staged_of gives the searches'.
+template <class T>
+struct b_paired_value {
+  using type = T;
+};
+
 template <class Policy, class Rule, class Op, class Args, class Compare>
 class tile_agent {
  public:
   using key_type = typename Args::key_type;
   using value_type = typename Args::value_type;
-  using b_value_type = typename Args::b_value_type;
+  using values_b_type = decltype(Args::values_b);
+  // What a step keeps for B's value output: the paired forms' B value, or what the searches
+  // compute (b_step_values.hpp: B's position in the window, which the store turns into B's,
+  // or the flag).
+  using b_value_type = typename std::conditional_t<Args::computes_b_values, b_staged_of<values_b_type>,
+                                                   b_paired_value<typename Args::b_value_type>>::type;
   static constexpr bool with_values = Args::with_values;
   // Where each step's elements lie in the windows is recorded for values, A's or B's, read or
   // computed (b_step_values.hpp).
   static constexpr bool records_sources = with_values || Args::writes_b_values;
   static constexpr bool known_size = Op::output_size_is_input_size;
+  // Ops that write each of A's elements once, in order (the sorted search): a tile's outputs
+  // go to its A window's start, found without a look-back (tile_kernel).
+  static constexpr bool in_place = writes_a_in_place_v<Op>;
+  static_assert(!Args::computes_b_values || in_place, "the searches' B values are written in place");
+  // The join's bound pass (b_runs): B's window is staged run_lookahead elements further, and
+  // the elements before both windows, for its checks of the order.
+  static constexpr bool counts_runs = std::is_same_v<values_b_type, b_runs>;
+  static constexpr int lookahead = counts_runs ? run_lookahead : 0;
   static constexpr bool segmented = Args::segmented;
   // Segmented merges that write walk plain keys between their segment's ends; the other
   // segmented forms walk composite keys where a tile spans segments.
@@ -92,7 +111,7 @@ class tile_agent {
 
   // A tile's windows, then its outputs until they are stored.
   struct buffer {
-    uninitialized_array<key_type, window_capacity + staging_slack<key_type>> keys;
+    uninitialized_array<key_type, window_capacity + staging_slack<key_type> + lookahead> keys;
     uninitialized_array<value_type, with_values ? window_capacity + staging_slack<value_type> : 1> values;
     uninitialized_array<b_value_type, Args::writes_b_values ? window_capacity : 1> b_values;
     // Segmented merges: the starts of the tile's segments (segment_starts.cuh). Other
@@ -108,12 +127,14 @@ class tile_agent {
     split<int> splits[threads + 1];  // the threads' pieces, for rules whose pieces end at their neighbour's start
     typename block_scan::TempStorage scan;
     index_t tile_offset;
+    index_t warp_sums[counts_runs ? threads / 32 : 1];  // b_runs: the tile's runs, a sum per warp
   };
 
   // A thread's part of one tile, in registers.
   struct tile {
     split<index_t> begin, end;
     int window;  // elements in both windows
+    int b_staged;  // B's elements staged (b_runs: up to run_lookahead more than its window)
     window_layout keys_at, values_at;
     thread_outputs<walk_key, steps, records_sources> out;
     value_type values[with_values ? steps : 1];
@@ -167,12 +188,19 @@ class tile_agent {
     t.window = int(end.a - begin.a) + int(end.b - begin.b);
     t.keys_at = staging_layout<key_type>(bulk_, begin, end);
     t.values_at = staging_layout<value_type>(bulk_, begin, end);
+    split<index_t> staged_end = end;
+    if constexpr (counts_runs) {
+      if (t.ordered) staged_end.b = end.b + lookahead < args_.size_b ? end.b + lookahead : args_.size_b;
+    }
+    t.b_staged = int(staged_end.b - begin.b);
+    // The walk's steps, and for b_runs the lookahead's (a round of the block at most).
+    constexpr int staging_steps = steps + (lookahead + threads - 1) / threads;
     // Set operations stage keys and values under one test of `bulk_`: the compiler then
     // shares the two copy loops' predicates and addresses (1-3% on the _by_key forms).
     // Merges stage them one after the other: 8-byte pairs spilled with the shared loops.
     auto stage_both = [&](bool bulk) {
-      stage_window<threads, steps>(into.keys.data(), t.keys_at, bulk, args_.keys_a, args_.size_a, args_.keys_b,
-                                   args_.size_b, begin, end, barrier);
+      stage_window<threads, staging_steps>(into.keys.data(), t.keys_at, bulk, args_.keys_a, args_.size_a,
+                                           args_.keys_b, args_.size_b, begin, staged_end, barrier);
       if constexpr (with_values) {
         stage_window<threads, steps>(into.values.data(), t.values_at, bulk, args_.values_a, args_.size_a,
                                      args_.values_b, args_.size_b, begin, end, barrier);
@@ -186,7 +214,7 @@ class tile_agent {
       stage_both(false);
     }
     if (bulk_ && threadIdx.x == 0) barrier.arrive();
-    if constexpr (sees_run_starts_v<Op>) {
+    if constexpr (sees_run_starts_v<Op> || counts_runs) {
       stage_elements_before(into.keys.data(), t.keys_at, args_.keys_a, args_.keys_b, begin);
     }
     if constexpr (std::is_same_v<decltype(args_.values_b), b_matches>) {
@@ -327,14 +355,19 @@ class tile_agent {
       }
     }
     if constexpr (Args::computes_b_values) {
-      // B's position at each step that wrote, and (b_matches) the comparison with B's element
-      // there, which may be the one staged after B's window.
+      // B's position in the window at each step that wrote (the store adds the window's
+      // start), or (b_matches) the comparison with B's element there, which may be the one
+      // staged after B's window.
       const auto& out = t.out;
       CORANK_PRAGMA_UNROLL
       for (int v = 0; v < steps; ++v) {
         if (out.written >> v & 1) {
           const int j = out.b_index[v];
-          t.b_values[v] = b_step_value(args_.values_b, out.keys[v], t.begin.b + j, [&] { return b_keys[j]; }, comp_);
+          if constexpr (std::is_same_v<values_b_type, b_matches>) {
+            t.b_values[v] = b_step_value(args_.values_b, out.keys[v], t.begin.b + j, [&] { return b_keys[j]; }, comp_);
+          } else {
+            t.b_values[v] = std::uint32_t(j);
+          }
         }
       }
     }
@@ -344,7 +377,8 @@ class tile_agent {
   // of thread t goes to t * items + v, also past the window's end (never stored), so that no
   // two threads' slots meet (and an unordered tile, of window 0, stores nothing). Else the
   // scan also counts the pieces that go backwards, each as more than a window, so that the
-  // tile learns whether it is consistent from the count, with no barrier of its own.
+  // tile learns whether it is consistent from the count, with no barrier of its own; ops
+  // that write A in place are consistent where they wrote exactly A's window.
   // Every thread is done reading the windows when it returns.
   __device__ __forceinline__ void count(tile& t, workspace& work) const {
     if constexpr (known_size) {
@@ -356,7 +390,7 @@ class tile_agent {
       constexpr int backwards = window_capacity;  // more than any window
       block_scan(work.scan).ExclusiveSum(count_steps(t.out.written) + (t.piece_backwards ? backwards : 0), t.rank,
                                          t.count);
-      t.consistent = t.ordered && t.count <= t.window;
+      t.consistent = t.ordered && (in_place ? t.count == int(t.end.a - t.begin.a) : t.count <= t.window);
       if (!t.consistent) t.count = 0;
     }
   }
@@ -422,6 +456,96 @@ class tile_agent {
     }
   }
 
+  // 5, for ops that write A in place (after the compaction's barrier): the tile's outputs at
+  // its A window's start, B's positions as the window's start plus the staged ones. For
+  // b_runs also each query's run of equivalent elements in B (run_length), the tile's first
+  // query and the sum of its runs (bounds_and_runs' tile arrays, at `index`), and the checks
+  // of the order that the join promises: each query against the one before it (a left column
+  // that goes down anywhere is found) and against B's elements around its bound. A tile that
+  // is not consistent stores nothing (b_runs: -1 as its first query and sum); it, or a query
+  // out of order, writes -1 to *count_out, which the launch set to A's size (the stores of the
+  // others stay inside the output).
+  __device__ __forceinline__ void store_in_place(buffer& compacted, const tile& t, int index, index_t* count_out,
+                                                 workspace& work) const {
+    const int tid = threadIdx.x;
+    if (!t.consistent) {
+      if (tid == 0) {
+        *count_out = -1;
+        if constexpr (counts_runs) {
+          args_.b_values_out.tile_first[index] = -1;
+          args_.b_values_out.tile_sums[index] = -1;
+        }
+      }
+      return;
+    }
+    const b_value_type* staged = compacted.b_values.data();
+    const int count = t.count;
+    if constexpr (counts_runs) {
+      const key_type* a_keys = compacted.keys.data() + t.keys_at.a;
+      const key_type* b_keys = compacted.keys.data() + t.keys_at.b;
+      const int b_staged = t.b_staged;
+      const index_t staged_end = t.begin.b + b_staged;
+      const bool a_before = t.begin.a > 0, b_before = t.begin.b > 0;
+      index_t* bounds = args_.b_values_out.bounds + t.begin.a;
+      run_length* runs = args_.b_values_out.runs + t.begin.a;
+      index_t rest = -1;  // the run past the staged elements: the same for every query that reaches it
+      index_t sum = 0;
+      bool out_of_order = false;
+      auto one = [&](int e) {
+        const key_type key = a_keys[e];
+        const int j = int(staged[e]);
+        if ((e > 0 || a_before) && comp_(key, a_keys[e - 1])) out_of_order = true;
+        if ((j > 0 || b_before) && !comp_(b_keys[j - 1], key)) out_of_order = true;
+        // The run: the first few elements one by one (b_keys[at] stays once it is after the
+        // key: the rest are too), then a galloping search; a run that reaches the staged
+        // elements' end goes on in B.
+        int at = j;
+        CORANK_PRAGMA_UNROLL
+        for (int k = 0; k < 4; ++k) at += at < b_staged && !comp_(key, b_keys[at]) ? 1 : 0;
+        if (j < b_staged && comp_(b_keys[j], key)) out_of_order = true;
+        if (at == j + 4) at = run_end(b_keys, at, b_staged, key);
+        index_t run = at - j;
+        if (at == b_staged && staged_end < args_.size_b && at > j) {
+          if (rest < 0) rest = run_from(args_.keys_b, staged_end, args_.size_b, key);
+          run += rest;
+        }
+        bounds[e] = t.begin.b + j;
+        runs[e] = run < index_t(saturated_run) ? run_length(run) : saturated_run;
+        sum += run;
+      };
+      // A strided loop: unrolled over the tile's steps it measured slower (2^28 int32 dup2 on
+      // an H200: the pass 2.03 -> 2.12 ms).
+      for (int e = tid; e < count; e += threads) one(e);
+      if (out_of_order) *count_out = -1;
+      // The tile's sum: each warp's, then thread 0's.
+      CORANK_PRAGMA_UNROLL
+      for (int d = 16; d > 0; d /= 2) sum += __shfl_down_sync(0xffffffffu, sum, d);
+      if (tid % 32 == 0) work.warp_sums[tid / 32] = sum;
+      __syncthreads();
+      if (tid == 0) {
+        index_t total = 0;
+        CORANK_PRAGMA_UNROLL
+        for (int w = 0; w < threads / 32; ++w) total += work.warp_sums[w];
+        args_.b_values_out.tile_first[index] = t.begin.a;
+        args_.b_values_out.tile_sums[index] = total;
+      }
+    } else {
+      const auto out = args_.b_values_out + t.begin.a;
+      CORANK_PRAGMA_UNROLL
+      for (int v = 0; v < steps; ++v) {
+        if (v % 4 == 0 && v * threads >= count) break;
+        const int e = tid + v * threads;
+        if (e < count) {
+          if constexpr (std::is_same_v<values_b_type, b_matches>) {
+            out[e] = staged[e];
+          } else {
+            out[e] = index_t(t.begin.b + index_t(staged[e]));
+          }
+        }
+      }
+    }
+  }
+
   // 5. `count` compacted outputs to position `offset` of the outputs (none where the offset
   // is -1: the look-back found an inconsistent tile).
   __device__ __forceinline__ void store(buffer& compacted, index_t offset, int count) const {
@@ -436,6 +560,39 @@ class tile_agent {
   }
 
  private:
+  // The end of the run of `key` in the staged b[at, size) whose element at - 1 is equivalent
+  // to it: a galloping search, then a bisection of the last step.
+  __device__ __forceinline__ int run_end(const key_type* b, int at, int size, const key_type& key) const {
+    int step = 1;
+    while (step <= size - at && !comp_(key, b[at + step - 1])) {
+      at += step;
+      step *= 2;
+    }
+    int last = step <= size - at ? at + step - 1 : size;
+    while (at < last) {
+      const int mid = at + (last - at) / 2;
+      if (comp_(key, b[mid])) last = mid; else at = mid + 1;
+    }
+    return at;
+  }
+
+  // How many of b[from, size) are equivalent to `key` (b[from] is not before it): a
+  // galloping search in global memory, for the runs that go on past a tile's staged elements.
+  template <class In>
+  __device__ __forceinline__ index_t run_from(In b, index_t from, index_t size, const key_type& key) const {
+    index_t at = from, step = 1;
+    while (step <= size - at && !comp_(key, b[at + step - 1])) {
+      at += step;
+      step *= 2;
+    }
+    index_t last = step <= size - at ? at + step - 1 : size;
+    while (at < last) {
+      const index_t mid = at + (last - at) / 2;
+      if (comp_(key, b[mid])) last = mid; else at = mid + 1;
+    }
+    return at - from;
+  }
+
   const Op& op_;
   const Args& args_;
   Compare& comp_;

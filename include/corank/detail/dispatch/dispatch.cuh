@@ -10,6 +10,8 @@
 // Kernels, by op and strategy:
 //   ops of known output size (merges)     naive, tiled, circular: the reference kernels;
 //                                         partitioned: split pass + tile_kernel
+//   ops that write A in place (the        split pass + tile_kernel (no look-back), under
+//   sorted search)                        every strategy
 //   data-dependent ops that write         automatic, partitioned, tiled, circular: the
 //                                         persistent_tile_kernel; naive: split pass + tile_kernel
 //   count-only forms                      split pass + tile_kernel, under every strategy
@@ -40,10 +42,13 @@ using args_policy = tile_policy<Kind, int(sizeof(typename Args::key_type)),
                                 Args::with_values ? int(sizeof(typename Args::value_type)) : 0>;
 
 // The tile agent's tiles for `Op`: merge-path ops of known size take the partitioned merges'
-// tiles, every other op the balanced-path ops' tiles (segmented operations too: half the
-// items measured no faster, at 2^28 on an H200).
+// tiles, ops that write A in place (the sorted search) their own row, every other op the
+// balanced-path ops' tiles (segmented operations too: half the items measured no faster, at
+// 2^28 on an H200).
 template <class Op, class Args>
-using agent_policy = args_policy<Op::output_size_is_input_size ? tile_kind::partitioned_merge : tile_kind::balanced_path,
+using agent_policy = args_policy<Op::output_size_is_input_size ? tile_kind::partitioned_merge
+                                 : writes_a_in_place_v<Op>    ? tile_kind::sorted_search
+                                                              : tile_kind::balanced_path,
                                  Args>;
 
 // Whether `kind`, as the caller gave it, runs a merge-like op on a reference kernel, which
@@ -84,11 +89,21 @@ cudaError_t temporary_layout_for(const Args& args, strategy kind, temporary_layo
     layout.tiles = tiles;
     arena.reserve<split<index_t>>(tiles + 1);  // at 0
     layout.prefix_at = arena.reserve<unsigned char>(
-        Op::output_size_is_input_size ? 0 : index_t(tile_prefix_state::bytes(tiles + 1)));
+        Op::output_size_is_input_size || writes_a_in_place_v<Op> ? 0 : index_t(tile_prefix_state::bytes(tiles + 1)));
     layout.segments_at = arena.reserve<index_t>(Args::segmented ? tiles + 1 : 0);
   }
   layout.bytes = arena.bytes();
   return cudaSuccess;
+}
+
+// How many tiles the tile agent cuts an operation of `Op` on `args` into (one, with no
+// elements): what temporary_layout_for reserves for, and what ops that write A in place
+// index their tiles by (the join's bound pass: join.inl).
+template <class Op, class Args>
+index_t agent_tiles(const Args& args) {
+  constexpr index_t tile = agent_policy<Op, Args>::items_per_tile;
+  const index_t total = args.size_a + args.size_b;
+  return total == 0 ? 1 : (total + tile - 1) / tile;
 }
 
 // How many blocks of `Kernel` fit on an SM of the current device (after the opt-in to its
@@ -145,7 +160,7 @@ cudaError_t launch_tiles(const Op& op, const Args& args, Compare comp, split<ind
   if constexpr (!Args::writes_keys) {
     // Count-only: the tiles add their counts onto *count_out.
     if (const cudaError_t e = cudaMemsetAsync(count_out, 0, sizeof(index_t), stream); e != cudaSuccess) return e;
-  } else if constexpr (!Op::output_size_is_input_size) {
+  } else if constexpr (!Op::output_size_is_input_size && !writes_a_in_place_v<Op>) {
     zeroed = prefix_words;
   }
   launch_split_pass<Rule>(args, comp, splits, tiles, Policy::items_per_tile, zeroed, stream);
@@ -322,6 +337,12 @@ cudaError_t dispatch(void* temp_storage, std::size_t& temp_storage_bytes, const 
     return cudaSuccess;
   } else if constexpr (!Args::writes_keys) {
     return launch_tiles<policy, rule>(op, args, comp, splits, prefix_words, layout.tiles, count_out, stream);
+  } else if constexpr (writes_a_in_place_v<Op>) {
+    // A's size, which a tile that finds the inputs out of order overwrites with -1; every
+    // strategy runs the split pass and a block per tile.
+    write_count_kernel<<<1, 1, 0, stream>>>(count_out, args.size_a);
+    if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;
+    return launch_tiles<policy, rule>(op, args, comp, splits, nullptr, layout.tiles, count_out, stream);
   } else {
     // The reference strategies' streaming kernels need a block's outputs to start where its
     // predecessor's end, which a data-dependent size tells only after the fact: tiled and

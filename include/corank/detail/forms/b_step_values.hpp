@@ -10,11 +10,17 @@
 //   b_matches    writes whether B[j] exists and is equivalent to the step's key (on the
 //                lower-bound path, B[j] is the first of B's elements not before it): whether
 //                B holds the key. `invert` writes the opposite.
+//   b_runs       (GPU only: the join's lower-bound pass, join.inl) writes j and the length of
+//                B's run of elements equivalent to the key from j, the key's matches: into
+//                two arrays (bounds_and_runs), and per tile its first query and the sum of
+//                its runs. The tile counts each run in its staged window of B, which reaches
+//                run_lookahead elements past the tile, and past that in B.
 // The walks record j for every step; B[j] may lie past the walk's window (B's next element
 // after a piece or a tile), which the walks read for b_matches only. Plain C++.
 
 #include <corank/config.hpp>
 
+#include <cstdint>
 #include <iterator>
 #include <type_traits>
 
@@ -27,9 +33,30 @@ struct b_matches {
   bool invert;
 };
 
+struct b_runs {};
+
+// A run's length as b_runs writes it: 16 bits, where the longest runs read `saturated_run`
+// (whoever reads them counts those again from the bound: join_kernels.cuh).
+using run_length = std::uint16_t;
+inline constexpr run_length saturated_run = 0xffff;
+
+// Where b_runs writes: each query's bound and its run (the query's index into both), and
+// each tile's first query and the sum of its runs (the tile's index; -1 for a tile that
+// found the inputs out of order).
+struct bounds_and_runs {
+  index_t* bounds;
+  run_length* runs;
+  index_t* tile_first;
+  index_t* tile_sums;
+};
+
+// B's elements staged past a tile's window for b_runs, so that a run that goes on past the
+// tile is mostly counted in shared memory.
+inline constexpr int run_lookahead = 64;
+
 template <class ValuesB>
 inline constexpr bool computes_b_values_v =
-    std::is_same_v<ValuesB, b_positions> || std::is_same_v<ValuesB, b_matches>;
+    std::is_same_v<ValuesB, b_positions> || std::is_same_v<ValuesB, b_matches> || std::is_same_v<ValuesB, b_runs>;
 
 // The value written for a step whose key is `key`, at B's position j in the whole input;
 // `front()` reads B[j] (called only where j < B's length).
@@ -59,6 +86,22 @@ struct b_value_of<b_positions> {
 };
 template <>
 struct b_value_of<b_matches> {
+  using type = bool;
+};
+template <>
+struct b_value_of<b_runs> {
+  using type = index_t;
+};
+
+// What the GPU's tile keeps in shared memory for each query until the store: B's position
+// in the tile's window (b_positions, b_runs: the store adds the window's start, and b_runs
+// counts the run there), or the flag (b_matches).
+template <class ValuesB>
+struct b_staged_of {
+  using type = std::uint32_t;
+};
+template <>
+struct b_staged_of<b_matches> {
   using type = bool;
 };
 

@@ -2,8 +2,9 @@
 // The two drivers of the tile agent (tile_agent.cuh), and two small kernels: one zeroes the
 // persistent driver's state where no split pass runs, one writes an output size known up front.
 //  - tile_kernel: a block per tile, its boundaries from the split pass. Merges write tile t
-//    at t * T; count-only forms add their tiles' counts; other ops of data-dependent size
-//    find their tile's offset by decoupled look-back right after the walk.
+//    at t * T; ops that write A in place (the sorted search) at the tile's A window start;
+//    count-only forms add their tiles' counts; other ops of data-dependent size find their
+//    tile's offset by decoupled look-back right after the walk.
 // A tile that finds the inputs unsorted (tile_agent.cuh: not `consistent`) stores nothing
 // and makes the size negative: count-only forms set its sign bit, the look-back's forms
 // poison the look-back, so that no later tile stores and the last tile writes -1.
@@ -75,6 +76,12 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
       __syncthreads();
       if (t.consistent) agent.finish_segments(shared.buffer, index, 0, t.count, t.segments);
     }
+  } else if constexpr (agent_type::in_place) {
+    // No look-back: the outputs start at the A window's start. *count_out holds A's size (the
+    // launch wrote it); a tile that finds the inputs out of order writes -1 there.
+    agent.compact(t, shared.buffer);
+    __syncthreads();  // every output is compacted
+    agent.store_in_place(shared.buffer, t, index, count_out, shared.work);
   } else if constexpr (agent_type::known_size) {
     agent.compact(t, shared.buffer);
     __syncthreads();  // every output is compacted
@@ -124,7 +131,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
                            index_t* count_out, int tiles, int* counter) {
   using agent_type = tile_agent<Policy, Rule, Op, Args, Compare>;
   using storage = persistent_kernel_storage<Policy, Rule, Op, Args, Compare>;
-  static_assert(!agent_type::known_size && Args::writes_keys);
+  static_assert(!agent_type::known_size && !agent_type::in_place && Args::writes_keys);
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   storage& shared = *reinterpret_cast<storage*>(shared_bytes);
   const int tid = threadIdx.x;
