@@ -120,6 +120,7 @@ class tile_agent {
     b_value_type b_values[Args::writes_b_values ? steps : 1];
     int rank;   // where the thread's first output goes in the tile
     int count;  // the tile's outputs
+    int most;   // the outputs a consistent tile has at most: its window, or -1 where it is not ordered
     segment_span segments;  // segmented: the segments of the tile's boundaries
     int segment_starts;     // segmented merges: the segment starts staged inside the tile
     bool ordered;           // the boundaries lie inside the inputs, in order, at most a tile apart
@@ -139,12 +140,17 @@ class tile_agent {
   __device__ __forceinline__ bool stages_in_bulk_copies() const { return bulk_; }
 
   // Whether a tile's boundaries lie inside the inputs, in order, at most a tile (and the
-  // balanced path's step back) apart: always so for sorted inputs. (As unsigned numbers,
-  // 0 <= x <= y <= size is x <= y <= size.)
+  // balanced path's step back) apart: always so for sorted inputs. In few instructions, for
+  // every thread runs it before staging where the driver cannot run it ahead: one test of
+  // the sign bits of the begin and of the windows' lengths (0 <= begin, 0 <= length), the
+  // lengths' sum, and the ends as unsigned numbers (end <= size; with the signs, also
+  // begin = end - length >= 0 without wrapping).
   __device__ __forceinline__ bool in_order(split<index_t> begin, split<index_t> end) const {
     using u = unsigned long long;
-    return u(begin.a) <= u(end.a) && u(end.a) <= u(args_.size_a) && u(begin.b) <= u(end.b) &&
-           u(end.b) <= u(args_.size_b) && (end.a - begin.a) + (end.b - begin.b) <= Policy::items_per_tile + 1;
+    const u a_length = u(end.a) - u(begin.a), b_length = u(end.b) - u(begin.b);
+    return ((u(begin.a) | u(begin.b) | a_length | b_length) >> 63) == 0 &&
+           a_length + b_length <= u(Policy::items_per_tile + 1) && u(end.a) <= u(args_.size_a) &&
+           u(end.b) <= u(args_.size_b);
   }
 
   // 1. Stages the windows of tile `index`, between `begin` and `end`, in `into` and waits
@@ -165,6 +171,7 @@ class tile_agent {
     t.begin = begin;
     t.end = end;
     t.window = int(end.a - begin.a) + int(end.b - begin.b);
+    t.most = t.ordered ? t.window : -1;  // while the copies are in flight: the count's test is one comparison
     t.keys_at = staging_layout<key_type>(bulk_, begin, end);
     t.values_at = staging_layout<value_type>(bulk_, begin, end);
     // Set operations stage keys and values under one test of `bulk_`: the compiler then
@@ -356,8 +363,7 @@ class tile_agent {
       constexpr int backwards = window_capacity;  // more than any window
       block_scan(work.scan).ExclusiveSum(count_steps(t.out.written) + (t.piece_backwards ? backwards : 0), t.rank,
                                          t.count);
-      t.consistent = t.ordered && t.count <= t.window;
-      if (!t.consistent) t.count = 0;
+      t.consistent = t.count <= t.most;  // ordered, no piece backwards, at most the window
     }
   }
 
@@ -385,7 +391,7 @@ class tile_agent {
   // Publishes tile `index`'s count for the successors' look-backs (one thread calls it), or,
   // where the tile is not consistent, poisons them.
   __device__ __forceinline__ void publish(const tile_prefix_state& prefix_state, int index, const tile& t) const {
-    if (t.consistent) prefix_state.publish_count(index, t.count); else prefix_state.publish_poisoned(index);
+    prefix_state.publish_checked(index, t.consistent, t.count);
   }
 
   // Where tile `index` (of `tiles`, `count` outputs; -1: not consistent) goes in an output of
