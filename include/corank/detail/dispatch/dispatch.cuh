@@ -189,8 +189,7 @@ cudaError_t launch_persistent(const Op& op, const Args& args, Compare comp, spli
         e != cudaSuccess)
       return e;
   } else {
-    // A tile per block (blocks == tiles: the kernel then takes no second tile, its
-    // one-tile path): each block finds its own boundaries (a round of warp searches,
+    // A tile per block: each block finds its own boundaries (a round of warp searches,
     // where the pass would add its own and a launch), published as words at the start of
     // `splits`. Those, the look-back words and the counter are zeroed by a small kernel
     // that the tile kernel's launch overlaps.

@@ -115,8 +115,8 @@ struct persistent_kernel_storage {
 // ask, so a tile is only ever taken by a running block, as are all of its predecessors:
 // every look-back ends, whatever else shares the GPU.
 // The tile boundaries come as `Splits`: an array that the split pass filled, or (where
-// there are as many blocks as tiles and no split pass runs) published_splits, whose missing
-// boundaries the blocks find themselves; then each block takes one tile and no second round.
+// every block takes about one tile and no split pass runs) published_splits, whose missing
+// boundaries the blocks find themselves.
 template <class Policy, class Rule, class Op, class Args, class Compare, class Splits>
 __global__ void __launch_bounds__(Policy::threads_per_block,
                                   blocks_per_sm_for<Policy, persistent_kernel_storage<Policy, Rule, Op, Args, Compare>>)
@@ -170,37 +170,6 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     else take_next(first, {}, {});
   }
 
-  if constexpr (finds_splits) {
-    // A tile per block: launch_persistent finds the splits in the kernel only where the
-    // tiles are no more than the blocks, so every block's first tile is its only one. Its
-    // look-back and store follow at once: no second round, whose barrier and whose ask for
-    // another tile each block would pay for nothing (and the checks' instructions with them).
-    __syncthreads();  // thread 0's next_*
-    if (const int missing = shared.missing; missing != 0) {  // the same in every thread
-      if (warp < 2 && (missing >> warp & 1) != 0) {
-        const split<index_t> s = warp_find_boundary<Rule>(tile_splits, shared.next_tile + warp, args.keys_a,
-                                                          args.size_a, args.keys_b, args.size_b, comp);
-        if (tid % 32 == 0) (warp == 0 ? shared.next_begin : shared.next_end) = s;
-      }
-      __syncthreads();
-    }
-    const int index = shared.next_tile;
-    if (index >= tiles) return;
-    typename agent_type::tile t;
-    const split<index_t> begin = shared.next_begin, end = shared.next_end;
-    agent.stage(t, index, begin, end, agent.in_order(begin, end), shared.buffers[0],
-                staging_barrier(&shared.staged[0]), 0);
-    agent.walk(t, shared.buffers[0], shared.work);
-    agent.count(t, shared.work);
-    // By thread 0, whose warp's look-back publishes the tile's inclusive prefix after this.
-    if (tid == 0) agent.publish(prefix_state, index, t);
-    agent.compact(t, shared.buffers[0]);
-    const index_t offset =
-        agent.look_back(prefix_state, index, t.consistent ? t.count : -1, tiles, count_out, shared.work);
-    agent.store(shared.buffers[0], offset, t.count);
-    return;
-  }
-
   // The tile whose outputs wait in the other buffer: its index and count.
   int pending = -1;
   index_t pending_count = 0;
@@ -216,6 +185,16 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
   for (int round = 0;; ++round) {
     const int b = round & 1;  // this round's buffer; the pending outputs are in b ^ 1
     __syncthreads();          // the last round is done with next_* and with buffer b
+    if constexpr (finds_splits) {
+      if (const int missing = shared.missing; missing != 0) {  // the same in every thread
+        if (warp < 2 && (missing >> warp & 1) != 0) {
+          const split<index_t> s = warp_find_boundary<Rule>(tile_splits, shared.next_tile + warp, args.keys_a,
+                                                            args.size_a, args.keys_b, args.size_b, comp);
+          if (tid % 32 == 0) (warp == 0 ? shared.next_begin : shared.next_end) = s;
+        }
+        __syncthreads();
+      }
+    }
     const int index = shared.next_tile;
     if (index >= tiles) {
       if (pending >= 0) store_pending(b ^ 1);
@@ -226,7 +205,8 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     if (taker) next = atomicAdd(counter, 1);
     typename agent_type::tile t;
     const split<index_t> begin = shared.next_begin, end = shared.next_end;
-    agent.stage(t, index, begin, end, shared.next_in_order, shared.buffers[b], staging_barrier(&shared.staged[b]),
+    const bool ordered = finds_splits ? agent.in_order(begin, end) : shared.next_in_order;
+    agent.stage(t, index, begin, end, ordered, shared.buffers[b], staging_barrier(&shared.staged[b]),
                 unsigned(round >> 1) & 1);
     agent.walk(t, shared.buffers[b], shared.work);
     boundary next_begin{}, next_end{};
