@@ -140,11 +140,11 @@ class tile_agent {
   __device__ __forceinline__ bool stages_in_bulk_copies() const { return bulk_; }
 
   // Whether a tile's boundaries lie inside the inputs, in order, at most a tile (and the
-  // balanced path's step back) apart: always so for sorted inputs. In few instructions, for
-  // every thread runs it before staging where the driver cannot run it ahead: one test of
-  // the sign bits of the begin and of the windows' lengths (0 <= begin, 0 <= length), the
-  // lengths' sum, and the ends as unsigned numbers (end <= size; with the signs, also
-  // begin = end - length >= 0 without wrapping).
+  // balanced path's step back) apart: always so for sorted inputs. Where the driver cannot
+  // check a tile ahead (the persistent kernel that finds its own splits), every thread runs
+  // this before staging, so it is kept short: one test of the sign bits of the begins and of
+  // the windows' lengths (0 <= begin, 0 <= length), the lengths' sum, and the ends as
+  // unsigned numbers (end <= size, so that begin = end - length cannot have wrapped).
   __device__ __forceinline__ bool in_order(split<index_t> begin, split<index_t> end) const {
     using u = unsigned long long;
     const u a_length = u(end.a) - u(begin.a), b_length = u(end.b) - u(begin.b);
