@@ -141,6 +141,7 @@ class tile_agent {
     b_value_type b_values[Args::writes_b_values ? steps : 1];
     int rank;   // where the thread's first output goes in the tile
     int count;  // the tile's outputs
+    int most;   // the outputs a consistent tile has at most: its window, or -1 where it is not ordered
     segment_span segments;  // segmented: the segments of the tile's boundaries
     int segment_starts;     // segmented merges: the segment starts staged inside the tile
     bool ordered;           // the boundaries lie inside the inputs, in order, at most a tile apart
@@ -160,12 +161,17 @@ class tile_agent {
   __device__ __forceinline__ bool stages_in_bulk_copies() const { return bulk_; }
 
   // Whether a tile's boundaries lie inside the inputs, in order, at most a tile (and the
-  // balanced path's step back) apart: always so for sorted inputs. (As unsigned numbers,
-  // 0 <= x <= y <= size is x <= y <= size.)
+  // balanced path's step back) apart: always so for sorted inputs. Where the driver cannot
+  // check a tile ahead (the persistent kernel that finds its own splits), every thread runs
+  // this before staging, so it is kept short: one test of the sign bits of the begins and of
+  // the windows' lengths (0 <= begin, 0 <= length), the lengths' sum, and the ends as
+  // unsigned numbers (end <= size, so that begin = end - length cannot have wrapped).
   __device__ __forceinline__ bool in_order(split<index_t> begin, split<index_t> end) const {
     using u = unsigned long long;
-    return u(begin.a) <= u(end.a) && u(end.a) <= u(args_.size_a) && u(begin.b) <= u(end.b) &&
-           u(end.b) <= u(args_.size_b) && (end.a - begin.a) + (end.b - begin.b) <= Policy::items_per_tile + 1;
+    const u a_length = u(end.a) - u(begin.a), b_length = u(end.b) - u(begin.b);
+    return ((u(begin.a) | u(begin.b) | a_length | b_length) >> 63) == 0 &&
+           a_length + b_length <= u(Policy::items_per_tile + 1) && u(end.a) <= u(args_.size_a) &&
+           u(end.b) <= u(args_.size_b);
   }
 
   // 1. Stages the windows of tile `index`, between `begin` and `end`, in `into` and waits
@@ -186,6 +192,7 @@ class tile_agent {
     t.begin = begin;
     t.end = end;
     t.window = int(end.a - begin.a) + int(end.b - begin.b);
+    t.most = t.ordered ? t.window : -1;  // while the copies are in flight: the count's test is one comparison
     t.keys_at = staging_layout<key_type>(bulk_, begin, end);
     t.values_at = staging_layout<value_type>(bulk_, begin, end);
     split<index_t> staged_end = end;
@@ -390,8 +397,9 @@ class tile_agent {
       constexpr int backwards = window_capacity;  // more than any window
       block_scan(work.scan).ExclusiveSum(count_steps(t.out.written) + (t.piece_backwards ? backwards : 0), t.rank,
                                          t.count);
-      t.consistent = t.ordered && (in_place ? t.count == int(t.end.a - t.begin.a) : t.count <= t.window);
-      if (!t.consistent) t.count = 0;
+      // Ordered, no piece backwards, at most the window (t.most); ops that write A in place:
+      // exactly A's window.
+      t.consistent = in_place ? t.ordered && t.count == int(t.end.a - t.begin.a) : t.count <= t.most;
     }
   }
 
@@ -419,7 +427,7 @@ class tile_agent {
   // Publishes tile `index`'s count for the successors' look-backs (one thread calls it), or,
   // where the tile is not consistent, poisons them.
   __device__ __forceinline__ void publish(const tile_prefix_state& prefix_state, int index, const tile& t) const {
-    if (t.consistent) prefix_state.publish_count(index, t.count); else prefix_state.publish_poisoned(index);
+    prefix_state.publish_checked(index, t.consistent, t.count);
   }
 
   // Where tile `index` (of `tiles`, `count` outputs; -1: not consistent) goes in an output of

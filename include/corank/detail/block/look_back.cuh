@@ -33,6 +33,12 @@ class tile_prefix_state {
   // Instead of publish_count, by a tile whose inputs were found unsorted.
   __device__ void publish_poisoned(int tile) const { publish(tile, inclusive, poisoned_prefix); }
 
+  // publish_count where `consistent`, else publish_poisoned: one store of a word chosen
+  // without a branch.
+  __device__ void publish_checked(int tile, bool consistent, index_t count) const {
+    publish(tile, tile == 0 || !consistent ? inclusive : partial, consistent ? count : index_t(poisoned_prefix));
+  }
+
   // An offset at least this says a poisoned predecessor.
   static constexpr index_t poisoned = index_t(1ull << 61);
 
