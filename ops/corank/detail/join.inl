@@ -137,7 +137,7 @@ cudaError_t run_join_offsets(char* base, const join_layout& layout, Left left, i
   if (layout.tiles > index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   constexpr int tile = agent_policy<ops::sorted_search_op, join_bound_args<Left, Right>>::items_per_tile;
   const join_run_count<Left, Right, Compare> recount{left, right, lower, runs, m, n, comp};
-  join_offsets_kernel<tile><<<unsigned(layout.tiles), join_offsets_threads, 0, stream>>>(
+  join_offsets_kernel<tile><<<unsigned(join_offsets_blocks(layout.tiles)), join_offsets_threads, 0, stream>>>(
       runs, tile_first, tile_prefix, layout.tiles, m, recount, offsets);
   return cudaPeekAtLastError();
 }
