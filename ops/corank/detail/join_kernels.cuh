@@ -23,6 +23,7 @@
 
 #include <corank/config.hpp>
 #include <corank/detail/forms/b_step_values.hpp>
+#include <corank/detail/thread/gallop.hpp>
 
 
 #include <cuda_runtime_api.h>
@@ -48,19 +49,7 @@ struct join_run_count {
     const index_t first = lower[i];
     if (first < 0 || first > n) return -1;
     const auto key = left[i];
-    // The first right element after key, from `first`: double the step while the element at
-    // its end is not after key, then bisect the last step.
-    index_t at = first, step = 1;
-    while (step <= n - at && !comp(key, right[at + step - 1])) {
-      at += step;
-      step *= 2;
-    }
-    index_t end = step <= n - at ? at + step - 1 : n;
-    while (at < end) {
-      const index_t mid = at + (end - at) / 2;
-      if (comp(key, right[mid])) end = mid; else at = mid + 1;
-    }
-    return at - first;
+    return gallop_past(right, first, n, key, comp) - first;
   }
 };
 

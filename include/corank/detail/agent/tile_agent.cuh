@@ -40,6 +40,7 @@
 #include <corank/detail/forms/merge_args.hpp>
 #include <corank/detail/rules/partition_rule.hpp>
 #include <corank/detail/thread/block_walk.cuh>
+#include <corank/detail/thread/gallop.hpp>
 
 #include <cub/block/block_scan.cuh>
 
@@ -511,10 +512,10 @@ class tile_agent {
         CORANK_PRAGMA_UNROLL
         for (int k = 0; k < 4; ++k) at += at < b_staged && !comp_(key, b_keys[at]) ? 1 : 0;
         if (j < b_staged && comp_(b_keys[j], key)) out_of_order = true;
-        if (at == j + 4) at = run_end(b_keys, at, b_staged, key);
+        if (at == j + 4) at = gallop_past(b_keys, at, b_staged, key, comp_);
         index_t run = at - j;
         if (at == b_staged && staged_end < args_.size_b && at > j) {
-          if (rest < 0) rest = run_from(args_.keys_b, staged_end, args_.size_b, key);
+          if (rest < 0) rest = gallop_past(args_.keys_b, staged_end, args_.size_b, key, comp_) - staged_end;
           run += rest;
         }
         bounds[e] = t.begin.b + j;
@@ -568,39 +569,6 @@ class tile_agent {
   }
 
  private:
-  // The end of the run of `key` in the staged b[at, size) whose element at - 1 is equivalent
-  // to it: a galloping search, then a bisection of the last step.
-  __device__ __forceinline__ int run_end(const key_type* b, int at, int size, const key_type& key) const {
-    int step = 1;
-    while (step <= size - at && !comp_(key, b[at + step - 1])) {
-      at += step;
-      step *= 2;
-    }
-    int last = step <= size - at ? at + step - 1 : size;
-    while (at < last) {
-      const int mid = at + (last - at) / 2;
-      if (comp_(key, b[mid])) last = mid; else at = mid + 1;
-    }
-    return at;
-  }
-
-  // How many of b[from, size) are equivalent to `key` (b[from] is not before it): a
-  // galloping search in global memory, for the runs that go on past a tile's staged elements.
-  template <class In>
-  __device__ __forceinline__ index_t run_from(In b, index_t from, index_t size, const key_type& key) const {
-    index_t at = from, step = 1;
-    while (step <= size - at && !comp_(key, b[at + step - 1])) {
-      at += step;
-      step *= 2;
-    }
-    index_t last = step <= size - at ? at + step - 1 : size;
-    while (at < last) {
-      const index_t mid = at + (last - at) / 2;
-      if (comp_(key, b[mid])) last = mid; else at = mid + 1;
-    }
-    return at - from;
-  }
-
   const Op& op_;
   const Args& args_;
   Compare& comp_;
