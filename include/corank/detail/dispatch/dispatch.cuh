@@ -70,6 +70,16 @@ struct temporary_layout {
   std::size_t bytes = 1;        // all of it: what a query answers and a run needs
 };
 
+// How many tiles the tile agent cuts an operation of `Op` on `args` into (one, with no
+// elements): what temporary_layout_for reserves for, and what ops that write A in place
+// index their tiles by (the join's bound pass: join.inl).
+template <class Op, class Args>
+index_t agent_tiles(const Args& args) {
+  constexpr index_t tile = agent_policy<Op, Args>::items_per_tile;
+  const index_t total = args.size_a + args.size_b;
+  return total == 0 ? 1 : (total + tile - 1) / tile;
+}
+
 // The layout for these sizes and `kind` as the caller gave it, computed once per call: the
 // query and the run both take their bytes from here, so they cannot disagree.
 // strategy::automatic answers with the tile kernels' bytes whichever kernel the sizes pick,
@@ -82,9 +92,7 @@ cudaError_t temporary_layout_for(const Args& args, strategy kind, temporary_layo
     return cudaErrorInvalidValue;
   temporary_arena arena;
   if (!(Op::output_size_is_input_size && runs_reference_kernel(kind))) {
-    constexpr index_t tile = agent_policy<Op, Args>::items_per_tile;
-    const index_t total = args.size_a + args.size_b;
-    const index_t tiles = total == 0 ? 1 : (total + tile - 1) / tile;
+    const index_t tiles = agent_tiles<Op>(args);
     if (tiles >= index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
     layout.tiles = tiles;
     arena.reserve<split<index_t>>(tiles + 1);  // at 0
@@ -94,16 +102,6 @@ cudaError_t temporary_layout_for(const Args& args, strategy kind, temporary_layo
   }
   layout.bytes = arena.bytes();
   return cudaSuccess;
-}
-
-// How many tiles the tile agent cuts an operation of `Op` on `args` into (one, with no
-// elements): what temporary_layout_for reserves for, and what ops that write A in place
-// index their tiles by (the join's bound pass: join.inl).
-template <class Op, class Args>
-index_t agent_tiles(const Args& args) {
-  constexpr index_t tile = agent_policy<Op, Args>::items_per_tile;
-  const index_t total = args.size_a + args.size_b;
-  return total == 0 ? 1 : (total + tile - 1) / tile;
 }
 
 // How many blocks of `Kernel` fit on an SM of the current device (after the opt-in to its
