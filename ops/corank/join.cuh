@@ -36,16 +36,17 @@
 //     the pairs from them (pairs = offsets[m]); count_out may be null, else it receives pairs.
 //     The convenience sorted_join runs these two, keeping the bounds in between.
 //
-// - How (detail/join_kernels.cuh): each left element's lower bound in the right column (one
-//   pass of search.cuh's sorted search); then one exclusive scan (cub::DeviceScan) whose input
-//   is each left element's match count, found by a galloping search from its lower bound (one
-//   read where the key has no match, O(log run) where it has), so the counts and their prefix
-//   sums come out of one kernel; then the expansion: the merge path of the prefix sums and the
-//   output positions cut into tiles of 2048 steps (positions plus left elements), each staged
-//   in shared memory, its positions taken in strides of the block so that the stores of both
-//   columns are coalesced. A tile holds at most that many positions however the pairs fall on
-//   the keys (a key with 10^4 copies on each side is 10^8 outputs over every tile, not one
-//   thread's loop). O(m + n + pairs) work; temporary storage about 2m index_t.
+// - How (detail/join_kernels.cuh): one bound pass (search.cuh's sorted search) writes each
+//   left element's lower bound in the right column and its run of matches, counted in the
+//   tile's staged right window (16 bits; 0xffff: counted again by a galloping search from the
+//   bound), and each tile's sum of runs; CUB scans the tile sums, and a warp per tile turns
+//   the runs into the offsets (exclusive prefix sums). The expansion cuts the merge path of
+//   the offsets and the output positions into tiles of 2048 steps (positions plus left
+//   elements), each staged in shared memory, its positions taken in strides of the block so
+//   that the stores of both columns are coalesced. A tile holds at most that many positions
+//   however the pairs fall on the keys (a key with 10^4 copies on each side is 10^8 outputs
+//   over every tile, not one thread's loop). O(m + n + pairs) work; temporary storage about
+//   2m index_t.
 // - Outputs: positions as index_t, converted to the outputs' value types; left_out and
 //   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
 //   count, exactly `pairs` outputs are still written, of unspecified contents past the count.

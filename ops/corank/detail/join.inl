@@ -1,7 +1,7 @@
 #pragma once
-// Bodies of join.cuh: one search pass (the lower bounds, and each left key's run of matches:
-// b_runs), the prefix sums of the runs in one scan (join_kernels.cuh: join_run_count), and
-// (pairs) the expansion's two kernels.
+// Bodies of join.cuh: one search pass (the lower bounds, each left key's run of matches:
+// b_runs, and each tile's sum of runs), the scan of the tile sums, the offsets from them
+// (join_kernels.cuh: join_offsets_kernel), and (pairs) the expansion's two kernels.
 
 #include <corank/detail/dispatch/dispatch.cuh>
 #include <corank/detail/forms/make_args.hpp>
