@@ -26,7 +26,8 @@ namespace device {
 // with temp_storage_bytes >= 1; `keys` random-access and usable in device code (contiguous
 // iterators are read as raw pointers), `comp` callable in device code.
 // Errors, returned: cudaErrorInvalidValue, nothing launched, for temp_storage_bytes < 1,
-// size < 0, a null first_unsorted, or a null keys pointer with size > 0; else the launches'
+// temp_storage not aligned to temporary_storage_alignment (memory.hpp's one rule), size < 0,
+// a null first_unsorted, or a null keys pointer with size > 0; else the launches'
 // status (cudaPeekAtLastError).
 // O(size) work in one pass, each thread stopping at its first break; two kernels on `stream`
 // (one for size <= 1). Never synchronizes, never allocates; kernel launches only, so

@@ -53,12 +53,12 @@
 // - Preconditions, errors and unsorted inputs as search.cuh's, with the left column as the
 //   queries and the right as the haystack (the counts also find a left column that goes down
 //   anywhere, and a lower bound its neighbours in the right column contradict; the expansion,
-//   offsets that go backwards): the two-phase forms return cudaErrorInvalidValue
-//   for bad arguments (negative sizes or pairs, null pointers with nonzero sizes, too little
-//   temporary storage, a null count_out), the convenience forms throw corank::cuda_error with
-//   a sentence for them and corank::unsorted_input where the kernels found the inputs
-//   unsorted (before any pair is written, for sorted_join: it counts first). Nothing is ever
-//   read outside the inputs or written outside the outputs' `pairs` elements.
+//   offsets that go backwards): the two-phase forms return cudaErrorInvalidValue for bad
+//   arguments (negative sizes or pairs, null pointers with nonzero sizes, too little temporary
+//   storage or storage not aligned to 256 bytes, a null count_out), the convenience forms throw
+//   corank::cuda_error with a sentence for them and corank::unsorted_input where the kernels
+//   found the inputs unsorted (before any pair is written, for sorted_join: it counts first).
+//   Nothing is ever read outside the inputs or written outside the outputs' `pairs` elements.
 // - Left, outer and anti joins are not built yet: they are the same counts with each
 //   unmatched left (right) element given one pair (with a missing partner).
 

@@ -14,6 +14,7 @@
 #include <corank/detail/join_kernels.cuh>
 #include <corank/error.hpp>
 #include <corank/join.cuh>
+#include <corank/memory.hpp>
 #include <corank/strategy.hpp>
 #include <corank/tuning.hpp>
 
@@ -32,8 +33,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -369,6 +372,93 @@ TEST_F(GpuJoinTwoPhase, ExpandFindsOffsetsGoingBackwards) {
   EXPECT_LT(count.to_host()[0], 0);
   EXPECT_TRUE(guards_intact(lo.buffer.to_host(), guard_elements, lo.count));
   EXPECT_TRUE(guards_intact(ro.buffer.to_host(), guard_elements, ro.count));
+}
+
+// Every two-phase form refuses too little temporary storage and storage not aligned to
+// corank::temporary_storage_alignment (memory.hpp's one rule) with nothing launched.
+TEST_F(GpuJoinTwoPhase, TooLittleOrMisalignedStorageIsRefusedAndNothingIsWritten) {
+  const std::vector<std::int32_t> left = {1, 2, 2, 3}, right = {2, 2, 3, 4};
+  const device_buffer<std::int32_t> l(left), r(right);
+  const index_t m = 4, n = 4, pairs = 5;
+  device_buffer<index_t> count(1), lower(m), offsets(m + 1), lo(pairs), ro(pairs);
+  for (auto* b : {&count, &lower, &offsets, &lo, &ro}) b->fill_poison();
+  const corank::less comp{};
+  using form = std::function<cudaError_t(void*, std::size_t&)>;
+  const std::vector<std::pair<std::string, form>> forms = {
+      {"sorted_join_count",
+       [&](void* t, std::size_t& b) {
+         return corank::device::sorted_join_count(t, b, l.data(), m, r.data(), n, count.data(), comp, stream);
+       }},
+      {"sorted_join",
+       [&](void* t, std::size_t& b) {
+         return corank::device::sorted_join(t, b, l.data(), m, r.data(), n, pairs, lo.data(), ro.data(), count.data(),
+                                            comp, stream);
+       }},
+      {"sorted_join_offsets",
+       [&](void* t, std::size_t& b) {
+         return corank::device::sorted_join_offsets(t, b, l.data(), m, r.data(), n, lower.data(), offsets.data(),
+                                                    count.data(), comp, stream);
+       }},
+      {"sorted_join_expand", [&](void* t, std::size_t& b) {
+         return corank::device::sorted_join_expand(t, b, lower.data(), offsets.data(), m, pairs, lo.data(), ro.data(),
+                                                   count.data(), stream);
+       }}};
+  constexpr std::size_t alignment = corank::temporary_storage_alignment;
+  for (const auto& [name, call] : forms) {
+    SCOPED_TRACE(name);
+    std::size_t queried = 0;
+    ASSERT_EQ(cudaSuccess, call(nullptr, queried));
+    ASSERT_GT(queried, 0u);
+    device_buffer<unsigned char> temp(queried + alignment);
+    temp.fill_poison();
+    std::size_t bytes = queried - 1;
+    EXPECT_EQ(cudaErrorInvalidValue, call(temp.data(), bytes));
+    for (const std::size_t offset : {std::size_t(8), alignment / 2}) {
+      bytes = queried;
+      EXPECT_EQ(cudaErrorInvalidValue, call(temp.data() + offset, bytes)) << "offset " << offset;
+    }
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+    EXPECT_TRUE(all_poison(temp.to_host())) << "the temporary storage was written";
+  }
+  for (const auto* b : {&count, &lower, &offsets, &lo, &ro}) EXPECT_TRUE(all_poison(b->to_host()));
+}
+
+// The expansion's query is arithmetic, so its refusals come before any CUDA call: host memory
+// stands in for device memory and no GPU is needed (CI). (The other forms' queries ask CUB's
+// scan, which needs a device: the test above.)
+TEST(HostJoinTempStorage, ExpandRefusesTooLittleOrMisalignedStorageBeforeAnyCudaCall) {
+  constexpr std::size_t alignment = corank::temporary_storage_alignment;
+  for (const index_t m : {index_t(0), index_t(1), index_t(5000)}) {
+    SCOPED_TRACE("m=" + std::to_string(m));
+    const index_t pairs = 4 * m;
+    std::vector<index_t> lower(std::size_t(m), 0), offsets(std::size_t(m) + 1);
+    for (index_t i = 0; i <= m; ++i) offsets[std::size_t(i)] = 4 * i;
+    std::vector<index_t> lo(std::size_t(pairs), poison_value<index_t>()), ro = lo;
+    std::vector<index_t> count(1, poison_value<index_t>());
+    const auto expand = [&](void* t, std::size_t& b) {
+      return corank::device::sorted_join_expand(t, b, lower.data(), offsets.data(), m, pairs, lo.data(), ro.data(),
+                                                count.data());
+    };
+    std::size_t queried = 0;
+    ASSERT_EQ(cudaSuccess, expand(nullptr, queried));
+    ASSERT_GT(queried, 0u);
+    std::vector<unsigned char> temp(queried + 2 * alignment, poison_byte);
+    auto* aligned = reinterpret_cast<unsigned char*>(
+        (reinterpret_cast<std::uintptr_t>(temp.data()) + alignment - 1) / alignment * alignment);
+    for (const std::size_t given : {queried - 1, queried / 2, std::size_t(0)}) {
+      std::size_t bytes = given;
+      EXPECT_EQ(cudaErrorInvalidValue, expand(aligned, bytes)) << given << " of " << queried;
+      EXPECT_EQ(bytes, given) << "a run changed temp_storage_bytes";
+    }
+    for (const std::size_t offset : {std::size_t(8), alignment / 2}) {
+      std::size_t bytes = queried + alignment;
+      EXPECT_EQ(cudaErrorInvalidValue, expand(aligned + offset, bytes)) << "offset " << offset;
+    }
+    EXPECT_TRUE(all_poison(temp)) << "the temporary storage was written";
+    EXPECT_TRUE(all_poison(lo));
+    EXPECT_TRUE(all_poison(ro));
+    EXPECT_TRUE(all_poison(count));
+  }
 }
 
 TEST(GpuJoinErrors, UnsortedInputsAndBadArguments) {

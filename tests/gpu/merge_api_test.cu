@@ -727,6 +727,28 @@ TEST(HostTempStorage, FindUnsortedLessThanQueriedIsInvalidValueBeforeAnyCudaCall
   }
 }
 
+// Storage not aligned to corank::temporary_storage_alignment (memory.hpp's one rule) is refused
+// the same way.
+TEST(HostTempStorage, FindUnsortedMisalignedIsInvalidValueBeforeAnyCudaCall) {
+  constexpr std::size_t alignment = corank::temporary_storage_alignment;
+  const std::vector<int> keys(1000, 7);
+  std::vector<index_t> result(1, poison_value<index_t>());
+  std::size_t queried = 0;
+  ASSERT_EQ(cudaSuccess,
+            corank::device::find_unsorted(nullptr, queried, keys.data(), index_t(keys.size()), result.data()));
+  std::vector<unsigned char> temp(queried + 2 * alignment, poison_byte);
+  auto* aligned = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(temp.data()) + alignment - 1) / alignment * alignment);
+  for (const std::size_t offset : {std::size_t(1), std::size_t(8), alignment / 2}) {
+    std::size_t bytes = queried + alignment;
+    EXPECT_EQ(cudaErrorInvalidValue, corank::device::find_unsorted(aligned + offset, bytes, keys.data(),
+                                                                   index_t(keys.size()), result.data()))
+        << "offset " << offset;
+  }
+  EXPECT_TRUE(all_poison(result)) << "the result was written";
+  EXPECT_TRUE(all_poison(temp)) << "the temporary storage was written";
+}
+
 class GpuTempStorage : public gpu_test {};
 
 TEST_F(GpuTempStorage, FindUnsortedLessThanQueriedIsInvalidValueExactlyQueriedRuns) {

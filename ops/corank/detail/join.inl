@@ -165,6 +165,11 @@ cudaError_t run_join(void* temp_storage, const join_layout& layout, Left left, i
   return cudaPeekAtLastError();
 }
 
+// The two-phase rule (memory.hpp): enough bytes, aligned to temporary_storage_alignment.
+inline bool join_storage_fits(const void* temp_storage, std::size_t given, std::size_t needed) {
+  return given >= needed && temporary_aligned(temp_storage);
+}
+
 template <class Left, class Right>
 const char* join_argument_error(const Left& left, index_t m, const Right& right, index_t n) {
   if (m < 0 || n < 0) return "a size is negative";
@@ -190,7 +195,8 @@ cudaError_t sorted_join_count(void* temp_storage, std::size_t& temp_storage_byte
     temp_storage_bytes = layout.bytes;
     return cudaSuccess;
   }
-  if (temp_storage_bytes < layout.bytes || count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr)
+  if (!detail::join_storage_fits(temp_storage, temp_storage_bytes, layout.bytes) || count_out == nullptr ||
+      detail::join_argument_error(l, m, r, n) != nullptr)
     return cudaErrorInvalidValue;
   index_t* none = nullptr;
   return detail::run_join(temp_storage, layout, l, m, r, n, 0, false, none, none, count_out, comp, stream, kind);
@@ -212,8 +218,8 @@ cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Lef
     temp_storage_bytes = layout.bytes;
     return cudaSuccess;
   }
-  if (temp_storage_bytes < layout.bytes || count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr ||
-      (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro))))
+  if (!detail::join_storage_fits(temp_storage, temp_storage_bytes, layout.bytes) || count_out == nullptr ||
+      detail::join_argument_error(l, m, r, n) != nullptr || (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro))))
     return cudaErrorInvalidValue;
   return detail::run_join(temp_storage, layout, l, m, r, n, pairs, true, lo, ro, count_out, comp, stream, kind);
 }
@@ -233,8 +239,8 @@ cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_by
     temp_storage_bytes = layout.bytes;
     return cudaSuccess;
   }
-  if (temp_storage_bytes < layout.bytes || count_out == nullptr || offsets_out == nullptr ||
-      (m > 0 && lower_out == nullptr) || detail::join_argument_error(l, m, r, n) != nullptr)
+  if (!detail::join_storage_fits(temp_storage, temp_storage_bytes, layout.bytes) || count_out == nullptr ||
+      offsets_out == nullptr || (m > 0 && lower_out == nullptr) || detail::join_argument_error(l, m, r, n) != nullptr)
     return cudaErrorInvalidValue;
   char* base = static_cast<char*>(temp_storage);
   if (const cudaError_t e =
@@ -260,8 +266,8 @@ cudaError_t sorted_join_expand(void* temp_storage, std::size_t& temp_storage_byt
     temp_storage_bytes = bytes;
     return cudaSuccess;
   }
-  if (temp_storage_bytes < bytes || offsets == nullptr || (m > 0 && lower == nullptr) ||
-      (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro))))
+  if (!detail::join_storage_fits(temp_storage, temp_storage_bytes, bytes) || offsets == nullptr ||
+      (m > 0 && lower == nullptr) || (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro))))
     return cudaErrorInvalidValue;
   auto* word = static_cast<index_t*>(temp_storage);
   if (const cudaError_t e = detail::launch_join_expansion(

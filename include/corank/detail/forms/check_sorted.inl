@@ -1,6 +1,7 @@
 #pragma once
 // Bodies of check_sorted.cuh.
 
+#include <corank/detail/dispatch/temporary_arena.hpp>
 #include <corank/detail/forms/iterators.hpp>
 #include <corank/detail/forms/two_phase.hpp>
 
@@ -45,7 +46,8 @@ cudaError_t find_unsorted(void* temp_storage, std::size_t& temp_storage_bytes, K
     temp_storage_bytes = needed;
     return cudaSuccess;
   }
-  if (temp_storage_bytes < needed || size < 0 || first_unsorted == nullptr) return cudaErrorInvalidValue;
+  if (temp_storage_bytes < needed || !detail::temporary_aligned(temp_storage) || size < 0 || first_unsorted == nullptr)
+    return cudaErrorInvalidValue;
   auto raw = detail::unwrap_input(keys);
   if (size > 0 && detail::is_null(raw)) return cudaErrorInvalidValue;
   detail::set_index_kernel<<<1, 1, 0, stream>>>(first_unsorted, size);
