@@ -36,7 +36,7 @@
 //     the pairs from them (pairs = offsets[m]); count_out may be null, else it receives pairs.
 //     The convenience sorted_join runs these two, keeping the bounds in between.
 //
-// - How (detail/join_kernels.cuh): one bound pass (search.cuh's sorted search) writes each
+// - How (detail/dispatch/join_dispatch.cuh): one bound pass (search.cuh's sorted search) writes each
 //   left element's lower bound in the right column and its run of matches, counted in the
 //   tile's staged right window (16 bits; 0xffff: counted again by a galloping search from the
 //   bound), and each tile's sum of runs; CUB scans the tile sums, and a warp per tile turns

@@ -2,7 +2,7 @@
 // The lower bounds' search pass of search_gpu.cu (search --side left), for the device key
 // types: instantiated there, and declared extern here for the files that include this one.
 // (join_gpu.cu's join runs a pass of its own, which also counts each key's matches:
-// join.inl's join_bounds_pass.)
+// join_dispatch.cuh's join_stages.)
 
 #include "set_gpu_ops.hpp"
 

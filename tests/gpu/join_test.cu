@@ -11,7 +11,7 @@
 // the offsets' scan and kernel, and an expansion for each.
 
 #include <corank/comparators.hpp>
-#include <corank/detail/join_kernels.cuh>
+#include <corank/detail/kernels/join_expand_kernels.cuh>
 #include <corank/error.hpp>
 #include <corank/join.cuh>
 #include <corank/memory.hpp>
@@ -98,7 +98,7 @@ TEST_F(GpuJoin, OneKeyAmidOthers) {
 }
 
 // Runs of 1 to 80 equal keys on each side, so that the pairs of one key cross the
-// expansion's tiles (join_kernels.cuh: 2048 positions and left elements), at sizes that put
+// expansion's tiles (join_expand_kernels.cuh: 2048 positions and left elements), at sizes that put
 // m + pairs on either side of a tile's edge, and with one side empty.
 TEST_F(GpuJoin, RunsCrossingExpansionTiles) {
   std::mt19937_64 rng = make_rng();

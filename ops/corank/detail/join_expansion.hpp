@@ -1,6 +1,6 @@
 #pragma once
-// The sort-merge join's last step on the CPU (host/join.hpp; the GPU's is join_kernels.cuh,
-// on the same rule): from each left
+// The sort-merge join's last step on the CPU (host/join.hpp; the GPU's is
+// detail/kernels/join_expand_kernels.cuh, on the same rule): from each left
 // element's matches in the right column (lower[i], its lower bound there, and offsets[i], the
 // exclusive prefix sum of the match counts), output position p finds its left element i as the
 // last with offsets[i] <= p — the upper bound of p in offsets, minus one — and its right

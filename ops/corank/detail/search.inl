@@ -2,6 +2,7 @@
 // Bodies of search.cuh: each pass is the dispatcher's data-dependent path with the search op.
 
 #include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/dispatch/two_pass_dispatch.cuh>
 #include <corank/detail/forms/make_args.hpp>
 #include <corank/detail/forms/two_phase.hpp>
 #include <corank/detail/search_passes.hpp>
@@ -23,13 +24,6 @@ cudaError_t search_pass(void* temp_storage, std::size_t& temp_storage_bytes, Hay
   if (temp_storage != nullptr && search_argument_error(h, n, q, m, o) != nullptr) return cudaErrorInvalidValue;
   return dispatch(temp_storage, temp_storage_bytes, ops::sorted_search_op{}, args, count_out,
                   search_compare<Upper>(comp), stream, kind);
-}
-
-// sorted_equal_count's second pass reports unsorted inputs in its own word: the first
-// pass's count keeps the negative one.
-template <int = 0>
-__global__ void keep_negative_count_kernel(index_t* count_out, const index_t* second) {
-  if (*second < 0) *count_out = *second;
 }
 
 }  // namespace detail
@@ -55,7 +49,8 @@ cudaError_t sorted_membership<Invert>::operator()(void* temp_storage, std::size_
                                     detail::b_matches{n, Invert}, count_out, comp, stream, kind);
 }
 
-// The temporary storage: what either pass needs, then the second pass's count word.
+// The upper bounds, then the lower bounds subtracted from them, in one storage
+// (dispatch/two_pass_dispatch.cuh).
 template <class Haystack, class Queries, class Out, class Compare>
 cudaError_t sorted_count::operator()(void* temp_storage, std::size_t& temp_storage_bytes, Haystack haystack,
                                      index_t n, Queries queries, index_t m, Out out, index_t* count_out,
@@ -63,7 +58,6 @@ cudaError_t sorted_count::operator()(void* temp_storage, std::size_t& temp_stora
   auto raw_out = detail::unwrap(out);
   const detail::subtract_from<decltype(raw_out)> subtracting{raw_out};
   const detail::b_positions positions;
-  std::size_t upper_bytes = 0, lower_bytes = 0;
   auto upper = [&](void* temp, std::size_t& bytes, index_t* count) {
     return detail::search_pass<true>(temp, bytes, haystack, n, queries, m, raw_out, positions, count, comp, stream,
                                      kind);
@@ -72,23 +66,11 @@ cudaError_t sorted_count::operator()(void* temp_storage, std::size_t& temp_stora
     return detail::search_pass<false>(temp, bytes, haystack, n, queries, m, subtracting, positions, count, comp,
                                       stream, kind);
   };
-  if (const cudaError_t e = upper(nullptr, upper_bytes, nullptr); e != cudaSuccess) return e;
-  if (const cudaError_t e = lower(nullptr, lower_bytes, nullptr); e != cudaSuccess) return e;
-  std::size_t pass_bytes = upper_bytes > lower_bytes ? upper_bytes : lower_bytes;
-  pass_bytes = detail::align_up(pass_bytes, alignof(index_t));
-  if (temp_storage == nullptr) {
-    temp_storage_bytes = pass_bytes + sizeof(index_t);
-    return cudaSuccess;
-  }
-  if (temp_storage_bytes < pass_bytes + sizeof(index_t) || count_out == nullptr ||
-      detail::search_argument_error(haystack, n, queries, m, out) != nullptr) {
+  if (temp_storage != nullptr &&
+      (count_out == nullptr || detail::search_argument_error(haystack, n, queries, m, out) != nullptr)) {
     return cudaErrorInvalidValue;
   }
-  auto* second_count = reinterpret_cast<index_t*>(static_cast<char*>(temp_storage) + pass_bytes);
-  if (const cudaError_t e = upper(temp_storage, pass_bytes, count_out); e != cudaSuccess) return e;
-  if (const cudaError_t e = lower(temp_storage, pass_bytes, second_count); e != cudaSuccess) return e;
-  detail::keep_negative_count_kernel<<<1, 1, 0, stream>>>(count_out, second_count);
-  return cudaPeekAtLastError();
+  return detail::dispatch_two_passes(temp_storage, temp_storage_bytes, upper, lower, count_out, stream);
 }
 
 }  // namespace device

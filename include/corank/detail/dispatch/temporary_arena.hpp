@@ -1,11 +1,12 @@
 #pragma once
-// The one temporary-storage mechanism of both dispatchers. An operation's storage is laid out
+// The one temporary-storage mechanism of every dispatcher. An operation's storage is laid out
 // piece by piece on an arena, which places each piece at the next multiple of the alignment:
 // without a base it only counts (the layout: the bytes a query answers and a run checks),
 // with one it also hands the pieces out. The two-input dispatcher keeps the pieces' offsets
-// (temporary_layout, dispatch.cuh); the multiway dispatcher lays its passes out by the same
-// code that launches them, once counting and once placing. Either way a query and a run take
-// their bytes from one computation, so they cannot disagree.
+// (temporary_layout, dispatch.cuh); the others (multiway_dispatch.cuh, join_dispatch.cuh,
+// two_pass_dispatch.cuh) lay their passes out by the same code that launches them, once
+// counting and once placing. Either way a query and a run take their bytes from one
+// computation, so they cannot disagree.
 //
 // The rule for every two-phase form (memory.hpp): temp_storage is aligned to
 // temporary_storage_alignment, 256 bytes, as what cudaMalloc and the stream-ordered pools
@@ -13,10 +14,10 @@
 // touches the device. Pieces start at multiples of it, so every element type (16-byte keys,
 // the bulk copies' 16-byte lines) is aligned.
 //
-// Where the storage comes from: the caller's (caller_storage: the two-phase protocol, both
-// dispatchers), or corank's pool (pool_storage, two_phase.hpp: the convenience sort and k-way
-// merge, which so lay their passes out once per call rather than once to query and again to
-// run).
+// Where the storage comes from: the caller's (caller_storage: the two-phase protocol, every
+// dispatcher; lay_out_and_launch below), or corank's pool (pool_storage, two_phase.hpp: the
+// convenience sort and k-way merge, which so lay their passes out once per call rather than
+// once to query and again to run).
 
 #include <corank/config.hpp>
 #include <corank/memory.hpp>
@@ -81,5 +82,20 @@ struct caller_storage {
     return cudaSuccess;
   }
 };
+
+// The two-phase form of a dispatcher whose stages(temporary_arena&) lays its storage out and,
+// where the arena has a base, launches: once counting (a query ends there, with the bytes),
+// once placing, in the caller's storage. The caller checks its arguments first where
+// temp_storage is not null.
+template <class Stages>
+cudaError_t lay_out_and_launch(void* temp_storage, std::size_t& temp_storage_bytes, const Stages& stages) {
+  temporary_arena layout;
+  if (const cudaError_t e = stages(layout); e != cudaSuccess) return e;
+  temporary_arena temp;
+  if (const cudaError_t e = caller_storage{temp_storage, temp_storage_bytes}.provide(layout.bytes(), temp.base);
+      e != cudaSuccess || !temp.runs())
+    return e;
+  return stages(temp);
+}
 
 }  // namespace corank::detail

@@ -36,7 +36,7 @@ struct b_matches {
 struct b_runs {};
 
 // A run's length as b_runs writes it: 16 bits, where the longest runs read `saturated_run`
-// (whoever reads them counts those again from the bound: join_kernels.cuh).
+// (whoever reads them counts those again from the bound: kernels/join_offsets_kernel.cuh).
 using run_length = std::uint16_t;
 inline constexpr run_length saturated_run = 0xffff;
 

@@ -1,6 +1,7 @@
 #pragma once
 // Bodies of check_sorted.cuh.
 
+#include <corank/detail/dispatch/find_unsorted_dispatch.cuh>
 #include <corank/detail/dispatch/temporary_arena.hpp>
 #include <corank/detail/forms/iterators.hpp>
 #include <corank/detail/forms/two_phase.hpp>
@@ -8,56 +9,21 @@
 #include <string>
 
 namespace corank {
-namespace detail {
-
-// A template, so that several translation units can include this header.
-template <class Index>
-__global__ void set_index_kernel(Index* target, Index value) {
-  *target = value;
-}
-
-template <class Keys, class Compare>
-__global__ void __launch_bounds__(256)
-    find_unsorted_kernel(Keys keys, index_t size, index_t* first_unsorted, Compare comp) {
-  // Each thread keeps its own first break; one atomic per thread that found one.
-  index_t first = size;
-  const index_t stride = index_t(gridDim.x) * blockDim.x;
-  for (index_t i = 1 + index_t(blockIdx.x) * blockDim.x + threadIdx.x; i < size; i += stride) {
-    if (comp(keys[i], keys[i - 1])) {
-      first = i;
-      break;
-    }
-  }
-  if (first < size) {
-    atomicMin(reinterpret_cast<unsigned long long*>(first_unsorted),
-              static_cast<unsigned long long>(first));
-  }
-}
-
-}  // namespace detail
-
 namespace device {
 
 template <class Keys, class Compare>
 cudaError_t find_unsorted(void* temp_storage, std::size_t& temp_storage_bytes, Keys keys,
                           index_t size, index_t* first_unsorted, Compare comp, cudaStream_t stream) {
-  constexpr std::size_t needed = 1;  // no scratch, but a null pointer must mean "query"
-  if (temp_storage == nullptr) {
-    temp_storage_bytes = needed;
-    return cudaSuccess;
-  }
-  if (temp_storage_bytes < needed || !detail::temporary_aligned(temp_storage) || size < 0 || first_unsorted == nullptr)
-    return cudaErrorInvalidValue;
+  // No scratch: the storage is the arena's least, 1 byte, so that a null pointer means "query".
+  char* base = nullptr;
+  if (const cudaError_t e =
+          detail::caller_storage{temp_storage, temp_storage_bytes}.provide(detail::temporary_arena{}.bytes(), base);
+      e != cudaSuccess || base == nullptr)
+    return e;
+  if (size < 0 || first_unsorted == nullptr) return cudaErrorInvalidValue;
   auto raw = detail::unwrap_input(keys);
   if (size > 0 && detail::is_null(raw)) return cudaErrorInvalidValue;
-  detail::set_index_kernel<<<1, 1, 0, stream>>>(first_unsorted, size);
-  if (size > 1) {
-    constexpr int threads = 256;
-    const index_t wanted = (size + threads - 1) / threads;
-    const unsigned blocks = static_cast<unsigned>(wanted < 65536 ? wanted : 65536);
-    detail::find_unsorted_kernel<<<blocks, threads, 0, stream>>>(raw, size, first_unsorted, comp);
-  }
-  return cudaPeekAtLastError();
+  return detail::launch_find_unsorted(raw, size, first_unsorted, comp, stream);
 }
 
 }  // namespace device

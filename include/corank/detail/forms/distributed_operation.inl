@@ -10,6 +10,7 @@
 
 #include <corank/balanced_path.hpp>
 #include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/dispatch/distributed_gather_dispatch.cuh>
 #include <corank/detail/forms/distributed_placement.hpp>
 #include <corank/detail/forms/distributed_windows.hpp>
 #include <corank/detail/forms/make_args.hpp>
@@ -81,11 +82,7 @@ inline void throw_first_problem(const char* context, const std::vector<index_t>&
 
 inline std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
-// One rank's block in an exchange: byte offsets of its words, elements of A, elements of B
-// and counts, and its size.
-struct block_layout {
-  std::size_t words, a_values, b_values, counts, bytes;
-};
+// One rank's block in an exchange (block_layout, beside the gather kernel that fills it).
 template <class Key>
 block_layout block_layout_of(std::size_t words, std::size_t a_values, std::size_t b_values, std::size_t counts) {
   block_layout l{};
@@ -104,39 +101,6 @@ struct contribution {
   std::vector<Key> keys;
   std::vector<unsigned char> flags;
 };
-
-// The contribution as the kernel reads it, copied to the device: index_t words and positions,
-// then the count keys and flags.
-struct command_layout {
-  std::size_t words, a_items, b_items, counts;  // how many of each
-  std::size_t keys, flags, bytes;               // byte offsets, and the size
-};
-
-template <class Key, class Compare>
-__global__ void distributed_gather_kernel(const Key* a, index_t m, const Key* b, index_t n, const char* command,
-                                          command_layout cl, char* block, block_layout bl, Compare comp) {
-  std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  const index_t* numbers = reinterpret_cast<const index_t*>(command);
-  if (t < cl.words + cl.a_items + cl.b_items) {
-    const index_t x = numbers[t];
-    if (t < cl.words) {
-      reinterpret_cast<index_t*>(block + bl.words)[t] = x;
-    } else if ((t -= cl.words) < cl.a_items) {
-      if (x >= 0) reinterpret_cast<Key*>(block + bl.a_values)[t] = a[x];
-    } else if (x >= 0) {
-      reinterpret_cast<Key*>(block + bl.b_values)[t - cl.a_items] = b[x];
-    }
-    return;
-  }
-  t -= cl.words + cl.a_items + cl.b_items;
-  if (t >= cl.counts) return;
-  const Key key = reinterpret_cast<const Key*>(command + cl.keys)[t];
-  const unsigned char flag = static_cast<unsigned char>(command[cl.flags + t]);
-  const Key* x = (flag & 1) ? b : a;
-  const index_t size = (flag & 1) ? n : m;
-  reinterpret_cast<index_t*>(block + bl.counts)[t] =
-      (flag & 2) ? upper_bound_in(x, index_t(0), size, key, comp) : lower_bound_in(x, index_t(0), size, key, comp);
-}
 
 // Device and pinned host memory of one call's exchanges. The pinned buffer is corank's kept
 // staging buffer (temporary_pool.hpp), given back once `stream` is done with it.
@@ -241,9 +205,7 @@ const char* exchange_blocks(const char* context, Transport& transport, cudaStrea
     CORANK_TRY(cudaMemcpyAsync(d, host, cl.bytes, cudaMemcpyHostToDevice, stream), context);
   }
   if (!words_only && items > 0) {
-    distributed_gather_kernel<<<unsigned((items + 255) / 256), 256, 0, stream>>>(a, m, b, n, d, cl, d + send_at,
-                                                                               layout, comp);
-    CORANK_TRY(cudaGetLastError(), context);
+    CORANK_TRY(launch_distributed_gather(a, m, b, n, d, cl, d + send_at, layout, comp, items, stream), context);
   }
   transport.all_gather(d + send_at, d + receive_at, block_bytes, stream);
   CORANK_TRY(cudaMemcpyAsync(received, d + receive_at, ranks * block_bytes, cudaMemcpyDeviceToHost, stream),

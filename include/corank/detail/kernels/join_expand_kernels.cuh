@@ -1,0 +1,90 @@
+#pragma once
+// The sort-merge join's expansion (join.cuh's sorted_join and sorted_join_expand; launched by
+// dispatch/join_dispatch.cuh; here rather than in ops/ for the reason join_offsets_kernel.cuh
+// gives). Output position p's left element is the last i with offsets[i] <= p. The
+// merge path of the offsets and the positions 0, 1, ..., pairs - 1 cut into tiles of
+// join_expand_tile steps (join_partition_kernel: one co-rank search per tile boundary) gives
+// each block at most that many positions and left elements however the pairs fall on the
+// keys (a key with 10^4 copies a side is 10^8 positions over all the tiles); the block
+// stages its offsets and lower bounds in shared memory, and its threads take the positions
+// in strides of the block, so that each store of the two output columns is coalesced
+// (join_expand_kernel). A tile whose boundaries or staged offsets go backwards (unsorted
+// inputs, or offsets not from sorted_join_offsets) poisons a word and stores only inside its
+// positions, which lie in [0, pairs).
+
+#include <corank/config.hpp>
+
+#include <cstdint>
+
+namespace corank::detail {
+
+constexpr int join_expand_threads = 256;
+constexpr int join_expand_tile = join_expand_threads * 8;  // merge-path steps: positions plus left elements
+
+inline index_t join_expand_tiles(index_t m, index_t pairs) {
+  return (m + pairs + join_expand_tile - 1) / join_expand_tile;
+}
+
+// bounds[t] (t = 0..tiles): how many left elements come before merge-path step t * tile
+// (clamped to m + pairs), where left element i comes before position p iff offsets[i] <= p.
+// Thread 0 also clears the expansion's word.
+template <int = 0>
+__global__ void join_partition_kernel(const index_t* offsets, index_t m, index_t pairs, index_t tiles,
+                                      index_t* bounds, index_t* word) {
+  const index_t t = blockIdx.x * index_t(blockDim.x) + threadIdx.x;
+  if (t == 0) *word = 0;
+  if (t > tiles) return;
+  const index_t d = t * join_expand_tile < m + pairs ? t * join_expand_tile : m + pairs;
+  index_t lo = d > pairs ? d - pairs : 0, hi = d < m ? d : m;
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo + 1) / 2;
+    if (offsets[mid - 1] <= d - mid) lo = mid; else hi = mid - 1;
+  }
+  bounds[t] = lo;
+}
+
+// Tile `blockIdx.x`: positions [p0, p1) with left elements among [i0 - 1, i1).
+template <class LeftOut, class RightOut>
+__global__ void __launch_bounds__(join_expand_threads)
+    join_expand_kernel(const index_t* lower, const index_t* offsets, index_t m, index_t pairs, const index_t* bounds,
+                       LeftOut left_out, RightOut right_out, index_t* word) {
+  __shared__ index_t staged_offsets[join_expand_tile + 1];
+  __shared__ index_t staged_lower[join_expand_tile + 1];
+  const index_t tile = blockIdx.x;
+  const index_t d0 = tile * join_expand_tile;
+  const index_t d1 = d0 + join_expand_tile < m + pairs ? d0 + join_expand_tile : m + pairs;
+  const index_t i0 = bounds[tile], i1 = bounds[tile + 1];
+  const index_t p0 = d0 - i0, p1 = d1 - i1;
+  if (!(0 <= i0 && i0 <= i1 && i1 <= m && 0 <= p0 && p0 <= p1 && p1 <= pairs)) {
+    if (threadIdx.x == 0) *word = -1;
+    return;
+  }
+  // Staged element s is left element i0 - 1 + s (s = 0 with i0 == 0: before every position).
+  const int staged = int(i1 - i0) + 1;
+  bool backwards = false;
+  for (int s = threadIdx.x; s < staged; s += join_expand_threads) {
+    const index_t i = i0 - 1 + s;
+    staged_offsets[s] = i < 0 ? index_t(INT64_MIN) : offsets[i];
+    staged_lower[s] = i < 0 ? 0 : lower[i];
+  }
+  __syncthreads();
+  for (int s = threadIdx.x; s + 1 < staged; s += join_expand_threads) {
+    backwards = backwards || staged_offsets[s] > staged_offsets[s + 1];
+  }
+  if (backwards) *word = -1;
+  // Each thread's positions rise, so each search starts where the last one ended.
+  int found = 0;
+  for (index_t p = p0 + threadIdx.x; p < p1; p += join_expand_threads) {
+    int hi = staged - 1;
+    while (found < hi) {
+      const int mid = found + (hi - found + 1) / 2;
+      if (staged_offsets[mid] <= p) found = mid; else hi = mid - 1;
+    }
+    const index_t i = i0 - 1 + found;
+    if (i < 0) continue;  // only for offsets[0] > 0: no left element
+    left_out[p] = i;
+    right_out[p] = staged_lower[found] + (p - staged_offsets[found]);
+  }
+}
+
+}  // namespace corank::detail
