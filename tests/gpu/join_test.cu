@@ -27,6 +27,7 @@
 #include <thrust/count.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 
 #include <gtest/gtest.h>
 
@@ -283,6 +284,38 @@ TEST_F(GpuJoinTwoPhase, CountThenPairsOnAStream) {
   EXPECT_EQ(count.to_host()[0], pairs);
   EXPECT_TRUE(lo.check(expected.left));
   EXPECT_TRUE(ro.check(expected.right));
+}
+
+// A position plus a base, by a functor with a constructor: thrust::transform_output_iterator
+// over it is not default-constructible, so a form must hand its outputs on as it got them.
+struct offset_position {
+  explicit offset_position(index_t base) : base(base) {}
+  __host__ __device__ index_t operator()(index_t position) const { return position + base; }
+  index_t base;
+};
+
+TEST_F(GpuJoinTwoPhase, PairsThroughIteratorsThatAreNotDefaultConstructible) {
+  const std::vector<std::int32_t> left = {1, 2, 2, 3, 5}, right = {2, 2, 3, 3, 4};
+  const join_pairs expected = reference_join(left, right, corank::less{});
+  const index_t m = index_t(left.size()), n = index_t(right.size()), pairs = index_t(expected.left.size());
+  const device_buffer<std::int32_t> l(left), r(right);
+  guarded_output<index_t> lo(expected.left.size()), ro(expected.right.size());
+  const auto left_out = thrust::make_transform_output_iterator(lo.first(), offset_position(1000));
+  const auto right_out = thrust::make_transform_output_iterator(ro.first(), offset_position(2000));
+  device_buffer<index_t> count(1);
+  std::size_t bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(nullptr, bytes, l.data(), m, r.data(), n, pairs, left_out,
+                                                     right_out, count.data(), corank::less{}, stream));
+  device_buffer<unsigned char> temp(bytes);
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(temp.data(), bytes, l.data(), m, r.data(), n, pairs, left_out,
+                                                     right_out, count.data(), corank::less{}, stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_EQ(count.to_host()[0], pairs);
+  std::vector<index_t> want_left = expected.left, want_right = expected.right;
+  for (index_t& x : want_left) x += 1000;
+  for (index_t& x : want_right) x += 2000;
+  EXPECT_TRUE(lo.check(want_left));
+  EXPECT_TRUE(ro.check(want_right));
 }
 
 TEST_F(GpuJoinTwoPhase, OffsetsThenExpandComputeTheBoundsOnce) {

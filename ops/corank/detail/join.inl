@@ -42,8 +42,7 @@ cudaError_t sorted_join_count(void* temp_storage, std::size_t& temp_storage_byte
   const auto r = detail::unwrap_input(right);
   if (temp_storage != nullptr && (count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr))
     return cudaErrorInvalidValue;
-  detail::join_outputs<index_t*, index_t*> out;
-  out.count_out = count_out;
+  const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{true, nullptr, nullptr, 0, {}, {}, count_out};
   return detail::dispatch_join(temp_storage, temp_storage_bytes, ops::sorted_search_op{},
                                detail::join_bound_args_for(l, m, r, n), out, comp, stream, kind);
 }
@@ -60,12 +59,7 @@ cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Lef
       (count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr ||
        (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro)))))
     return cudaErrorInvalidValue;
-  detail::join_outputs<decltype(lo), decltype(ro)> out;
-  out.expands = true;
-  out.pairs = pairs;
-  out.left_out = lo;
-  out.right_out = ro;
-  out.count_out = count_out;
+  const detail::join_outputs<decltype(lo), decltype(ro)> out{true, nullptr, nullptr, pairs, lo, ro, count_out};
   return detail::dispatch_join(temp_storage, temp_storage_bytes, ops::sorted_search_op{},
                                detail::join_bound_args_for(l, m, r, n), out, comp, stream, kind);
 }
@@ -80,11 +74,8 @@ cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_by
                                   detail::join_argument_error(l, m, r, n) != nullptr))
     return cudaErrorInvalidValue;
   // The lower bounds and offsets are the caller's: the storage is the rest.
-  detail::join_outputs<index_t*, index_t*> out;
-  out.own_columns = false;
-  out.lower = lower_out;
-  out.offsets = offsets_out;
-  out.count_out = count_out;
+  const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{false, lower_out, offsets_out, 0, {}, {},
+                                                                     count_out};
   return detail::dispatch_join(temp_storage, temp_storage_bytes, ops::sorted_search_op{},
                                detail::join_bound_args_for(l, m, r, n), out, comp, stream, kind);
 }

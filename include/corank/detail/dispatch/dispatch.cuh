@@ -72,7 +72,7 @@ struct temporary_layout {
 
 // How many tiles the tile agent cuts an operation of `Op` on `args` into (one, with no
 // elements): what temporary_layout_for reserves for, and what ops that write A in place
-// index their tiles by (the join's bound pass: join.inl).
+// index their tiles by (the join's bound pass: join_dispatch.cuh).
 template <class Op, class Args>
 index_t agent_tiles(const Args& args) {
   constexpr index_t tile = agent_policy<Op, Args>::items_per_tile;

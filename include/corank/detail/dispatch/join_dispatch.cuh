@@ -29,23 +29,28 @@
 
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 namespace corank::detail {
 
+// The outputs of a join form that writes no pairs (sorted_join_count, sorted_join_offsets).
+struct no_pairs {};
+
 // What a join form asks for. The lower bounds and offsets are pieces of the storage
-// (own_columns), else the caller's (sorted_join_offsets: `lower`, `offsets`); `expands`: the
-// pairs too, `pairs` of them into left_out and right_out. Pointers are null in a query, so
-// the layout depends on the flags and sizes, never on them.
+// (own_columns), else the caller's (sorted_join_offsets: `lower`, `offsets`); with output
+// iterators (not no_pairs) the form expands, `pairs` of them into left_out and right_out.
+// Pointers are null in a query, so the layout depends on the flags and sizes, never on them.
+// Built whole ({...}): the output iterators need not be default-constructible.
 template <class LeftOut, class RightOut>
 struct join_outputs {
-  bool own_columns = true;
-  index_t* lower = nullptr;
-  index_t* offsets = nullptr;
-  bool expands = false;
-  index_t pairs = 0;
-  LeftOut left_out{};
-  RightOut right_out{};
-  index_t* count_out = nullptr;
+  static constexpr bool expands = !std::is_same_v<LeftOut, no_pairs>;
+  bool own_columns;
+  index_t* lower;
+  index_t* offsets;
+  index_t pairs;
+  LeftOut left_out;
+  RightOut right_out;
+  index_t* count_out;
 };
 
 // The scan's input over the tiles' sums: tiles + 1 of them, the last 0.
@@ -128,7 +133,7 @@ cudaError_t join_stages(temporary_arena& temp, const Op& op, const Args& args, c
   join_offsets_kernel<tile><<<unsigned(join_offsets_blocks(tiles)), join_offsets_threads, 0, stream>>>(
       runs, tile_first, tile_prefix, tiles, m, recount, offsets);
   if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;
-  if (out.expands) {
+  if constexpr (join_outputs<LeftOut, RightOut>::expands) {
     if (const cudaError_t e = launch_join_expansion(lower, offsets, m, out.pairs, out.left_out, out.right_out,
                                                     reinterpret_cast<index_t*>(work), words + 1, stream);
         e != cudaSuccess)

@@ -10,11 +10,11 @@
 //   b_matches    writes whether B[j] exists and is equivalent to the step's key (on the
 //                lower-bound path, B[j] is the first of B's elements not before it): whether
 //                B holds the key. `invert` writes the opposite.
-//   b_runs       (GPU only: the join's lower-bound pass, join.inl) writes j and the length of
-//                B's run of elements equivalent to the key from j, the key's matches: into
-//                two arrays (bounds_and_runs), and per tile its first query and the sum of
-//                its runs. The tile counts each run in its staged window of B, which reaches
-//                run_lookahead elements past the tile, and past that in B.
+//   b_runs       (GPU only: the join's lower-bound pass, join_dispatch.cuh) writes j and the
+//                length of B's run of elements equivalent to the key from j, the key's
+//                matches: into two arrays (bounds_and_runs), and per tile its first query and
+//                the sum of its runs. The tile counts each run in its staged window of B,
+//                which reaches run_lookahead elements past the tile, and past that in B.
 // The walks record j for every step; B[j] may lie past the walk's window (B's next element
 // after a piece or a tile), which the walks read for b_matches only. Plain C++.
 
