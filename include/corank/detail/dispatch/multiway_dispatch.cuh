@@ -293,11 +293,7 @@ template <class Storage, class Input, class Key, class Value, class Compare>
 cudaError_t dispatch_multiway(Storage& storage, const multiway_args<Input, Key, Value>& args, Compare comp,
                               cudaStream_t stream) {
   if (multiway_argument_error(args, storage.runs()) != nullptr) return cudaErrorInvalidValue;
-  temporary_arena layout;
-  if (const cudaError_t e = multiway_stages(layout, args, comp, stream); e != cudaSuccess) return e;
-  temporary_arena temp;
-  if (const cudaError_t e = storage.provide(layout.bytes(), temp.base); e != cudaSuccess || !temp.runs()) return e;
-  return multiway_stages(temp, args, comp, stream);
+  return lay_out_and_launch(storage, [&](temporary_arena& temp) { return multiway_stages(temp, args, comp, stream); });
 }
 
 // The two-phase form (temp_storage == nullptr: a query).

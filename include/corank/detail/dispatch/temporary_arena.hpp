@@ -83,19 +83,24 @@ struct caller_storage {
   }
 };
 
-// The two-phase form of a dispatcher whose stages(temporary_arena&) lays its storage out and,
-// where the arena has a base, launches: once counting (a query ends there, with the bytes),
-// once placing, in the caller's storage. The caller checks its arguments first where
-// temp_storage is not null.
-template <class Stages>
-cudaError_t lay_out_and_launch(void* temp_storage, std::size_t& temp_storage_bytes, const Stages& stages) {
+// A dispatcher whose stages(temporary_arena&) lay its storage out and, where the arena has a
+// base, launch: once counting, then the bytes asked of `storage` (caller_storage: a query ends
+// there, a run checks them; pool_storage: allocated), once placing. The caller checks its
+// arguments first where the storage runs.
+template <class Storage, class Stages>
+cudaError_t lay_out_and_launch(Storage& storage, const Stages& stages) {
   temporary_arena layout;
   if (const cudaError_t e = stages(layout); e != cudaSuccess) return e;
   temporary_arena temp;
-  if (const cudaError_t e = caller_storage{temp_storage, temp_storage_bytes}.provide(layout.bytes(), temp.base);
-      e != cudaSuccess || !temp.runs())
-    return e;
+  if (const cudaError_t e = storage.provide(layout.bytes(), temp.base); e != cudaSuccess || !temp.runs()) return e;
   return stages(temp);
+}
+
+// The same in the caller's storage: the two-phase protocol (temp_storage == nullptr: a query).
+template <class Stages>
+cudaError_t lay_out_and_launch(void* temp_storage, std::size_t& temp_storage_bytes, const Stages& stages) {
+  caller_storage storage{temp_storage, temp_storage_bytes};
+  return lay_out_and_launch(storage, stages);
 }
 
 }  // namespace corank::detail
