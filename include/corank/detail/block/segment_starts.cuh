@@ -1,14 +1,15 @@
 #pragma once
-// A segmented merge tile's segments (segmented_path.hpp), found once per tile by one
-// block-wide pass: where each segment that holds elements of the tile starts in its windows.
+// A segmented tile's segments (segmented_path.hpp), found once per tile by one block-wide
+// pass: where each segment that holds elements of the tile starts in its windows.
 // The segments a tile covers are a contiguous range [first, last] of the offsets (the
 // segments of its boundaries); the pass keeps those that start inside the tile and are not
 // empty (an empty segment starts where the next one does), so the starts it keeps strictly
 // increase along the path and are fewer than the tile's window. A thread then finds its
 // segment by a search of these starts in shared memory, and walks its piece with the plain
 // two-input walk, bounded by its segment's ends, moving on to the next start where both sides
-// of its segment are used up (segment_ends, for block_walk.cuh). Keys stay plain keys: a merge
-// needs no label per element, and its output offsets are the segments' starts on the path.
+// of its segment are used up (segment_ends, for block_walk.cuh). Keys stay plain keys: no
+// label per element. A merge's output offsets are the segments' starts on the path; the other
+// forms label their outputs as they walk (segment_outputs.cuh).
 // The starts are staged a round at a time, in an array a fraction of the window long (the
 // tile agent's choice): a round holds the starts its threads begin in and the few each walks
 // past. Tiles of segments shorter than that fraction take more rounds (each a pass over the
@@ -20,6 +21,11 @@
 #include <cstdint>
 
 namespace corank::detail {
+
+// A tile's segments: those of its two boundaries (segmented_path_split's).
+struct segment_span {
+  index_t first, last;
+};
 
 // A start in the tile's windows: A's index in the high 16 bits, B's in the low (windows are
 // shorter than 2^16, tile_agent.cuh checks).
@@ -87,28 +93,36 @@ __device__ __forceinline__ int segment_start_at(const segment_start* starts, int
 }
 
 // For walk_tile: where both sides of the walk's segment are used up, the next segment starts
-// there, and the walk goes on to its ends. `next` is the start that ends the walk's segment,
-// `last` the last one staged, past which it does not go. Starts out of order (offsets that
-// are no offsets) could leave both sides used up with elements left in the windows: the walk
-// then goes on to the windows' ends, `windows_end`, so that every step inside the windows
-// takes one of their elements.
+// there, and the walk goes on to its ends, or to its piece's end, `piece_end`, where that
+// comes first (a merge's piece ends at the windows' ends, a set operation's where the next
+// thread's begins). `next` is the start that ends the walk's segment, `last` the last one
+// staged, past which it does not go. Starts out of order (offsets that are no offsets) could
+// leave both sides used up with elements left in the piece: the walk then goes on to the
+// piece's end, so that every step inside it takes one of its elements. Where `entered` is
+// given, it gets a bit for each step before which the walk moved on to a start (the steps are
+// counted here, a call per step).
+template <class Mask = unsigned>
 struct segment_ends {
   const segment_start* starts;
   int next, last;
-  segment_start windows_end;
+  segment_start piece_end;
+  Mask* entered = nullptr;
+  int step = 0;
 
   template <class CursorA, class CursorB, class WindowA, class WindowB>
   __device__ __forceinline__ void operator()(CursorA& a_at, CursorB& b_at, const WindowA& a, const WindowB& b) {
     if (!a_at.left() && !b_at.left()) {
       next = next < last ? next + 1 : last;
-      segment_start end = starts[next];
-      a_at.set_end(a, start_a(end));
-      b_at.set_end(b, start_b(end));
+      const segment_start end = starts[next];
+      a_at.set_end(a, min(start_a(end), start_a(piece_end)));
+      b_at.set_end(b, min(start_b(end), start_b(piece_end)));
       if (!a_at.left() && !b_at.left()) {
-        a_at.set_end(a, start_a(windows_end));
-        b_at.set_end(b, start_b(windows_end));
+        a_at.set_end(a, start_a(piece_end));
+        b_at.set_end(b, start_b(piece_end));
       }
+      if (entered) *entered |= Mask(1) << step;
     }
+    ++step;
   }
 };
 
