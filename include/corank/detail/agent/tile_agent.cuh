@@ -13,7 +13,7 @@
 // Segmented operations (segmented_args.hpp): a tile inside one segment is walked as above.
 // Elsewhere the block stages where the tile's segments start, once per tile, and each thread
 // walks plain keys between its segment's ends (segment_starts.cuh); the set operations and
-// the count-only forms also label each output with its segment as it is walked
+// the count-only forms also label each output with the start its walk was in
 // (segment_outputs.cuh). The rest is the same.
 // The drivers (tile_kernels.cuh) decide which tiles a block takes, where the tile boundaries
 // come from and how a tile finds its output offset. Keys, key-value pairs, B's matched values
@@ -103,13 +103,10 @@ class tile_agent {
     uninitialized_array<key_type, window_capacity + staging_slack<key_type> + lookahead> keys;
     uninitialized_array<value_type, with_values ? window_capacity + staging_slack<value_type> : 1> values;
     uninitialized_array<b_value_type, Args::writes_b_values ? window_capacity : 1> b_values;
-    // Segmented: the starts of the tile's segments (segment_starts.cuh). Forms that label
-    // their outputs (segment_outputs.cuh): the labels as the walks write them (a thread's
-    // steps' worth of slots each, so that no two threads' meet whatever the inputs), and as
-    // compacted.
+    // Segmented: the starts of the tile's segments (segment_starts.cuh); forms that label
+    // their outputs (segment_outputs.cuh), the compacted outputs' labels.
     uninitialized_array<segment_start, segmented ? start_slots : 1> starts;
     std::conditional_t<segmented, typename block_scan::TempStorage, char> starts_scan;
-    uninitialized_array<output_label, labels_outputs ? threads * steps : 1> piece_labels;
     uninitialized_array<output_label, labels_outputs ? window_capacity : 1> output_labels;
   };
 
@@ -135,6 +132,8 @@ class tile_agent {
     int most;   // the outputs a consistent tile has at most: its window, or -1 where it is not ordered
     segment_span segments;  // segmented: the segments of the tile's boundaries
     int segment_starts;     // segmented: the segment starts staged inside the tile
+    int walk_start;                  // labelled outputs: the start the thread's walk began in
+    step_mask<steps> entered_start;  // labelled outputs: the steps before which the walk moved on to a start
     bool ordered;           // the boundaries lie inside the inputs, in order, at most a tile apart
     bool piece_backwards;   // this thread's piece ends before it starts (pieces that end at their neighbour's)
     bool consistent;        // ordered, no piece backwards, at most `window` outputs: the tile may store
@@ -255,6 +254,8 @@ class tile_agent {
   __device__ __forceinline__ void walk(tile& t, buffer& staged, workspace& work) const {
     const int tid = threadIdx.x;
     t.piece_backwards = false;
+    t.walk_start = 0;
+    t.entered_start = 0;
     const int a_size = int(t.end.a - t.begin.a), b_size = int(t.end.b - t.begin.b);
     const key_type* a_keys = staged.keys.data() + t.keys_at.a;
     const key_type* b_keys = staged.keys.data() + t.keys_at.b;
@@ -350,24 +351,17 @@ class tile_agent {
   // has none).
   __device__ __forceinline__ void compact(tile& t, buffer& into) const {
     if (!t.consistent) return;
-    if constexpr (labels_outputs) {
-      // Each output's label, from where the walk wrote it (a barrier ago, in count) to its rank.
-      if (t.segments.first != t.segments.last) {
-        const output_label* labels = into.piece_labels.data() + threadIdx.x * steps;
-        int rank = t.rank;
-        CORANK_PRAGMA_UNROLL
-        for (int v = 0; v < steps; ++v) {
-          if (known_size || (t.out.written >> v & 1)) {
-            into.output_labels[rank] = labels[rank - t.rank];
-            ++rank;
-          }
-        }
-      }
-    }
     int rank = t.rank;
+    // Labelled outputs: the start each step's walk was in (segment_outputs.cuh).
+    int label = t.walk_start;
+    const int last_label = t.segment_starts + 1;
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
+      if constexpr (labels_outputs) {
+        if (t.entered_start >> v & 1) label = label < last_label ? label + 1 : last_label;
+      }
       if (known_size || (t.out.written >> v & 1)) {
+        if constexpr (labels_outputs) into.output_labels[rank] = output_label(label);
         if constexpr (is_stored_v<decltype(args_.keys_out)>) into.keys[rank] = t.out.keys[v];
         if constexpr (with_values) into.values[rank] = t.values[v];
         if constexpr (Args::writes_b_values) into.b_values[rank] = t.b_values[v];
@@ -411,13 +405,15 @@ class tile_agent {
       store_path_offsets<threads>(args_.segments_out, args_.offsets, span.first, span.last, index == 0);
     } else {
       const bool one_segment = span.first == span.last;
-      const index_t begin = t.begin.a + t.begin.b;
+      const int a_size = int(t.end.a - t.begin.a), b_size = int(t.end.b - t.begin.b);
       if constexpr (Args::writes_keys) {
-        store_segment_offsets<threads>(args_.segments_out, compacted.output_labels.data(), one_segment, t.count,
-                                       offset, args_.offsets, begin, t.window, span, index == 0);
+        store_segment_offsets<threads, block_scan>(args_.segments_out, compacted.output_labels.data(), one_segment,
+                                                   t.count, offset, compacted.starts_scan, args_.offsets, t.begin,
+                                                   a_size, b_size, span, index == 0);
       } else {
-        add_segment_counts<threads>(args_.segments_out, compacted.output_labels.data(), one_segment, t.count,
-                                    args_.offsets, begin, span);
+        add_segment_counts<threads, block_scan>(args_.segments_out, compacted.output_labels.data(), one_segment,
+                                                t.count, compacted.starts_scan, args_.offsets, t.begin, a_size, b_size,
+                                                span);
       }
     }
   }
@@ -530,8 +526,8 @@ class tile_agent {
   // (segment_starts.cuh; round 0 was staged with the windows), the threads that begin in the
   // round's starts find their segment, their split there (and, where pieces end at their
   // neighbour's start, the neighbour's split the same way), then walk plain keys from segment
-  // to segment; forms that label their outputs label them then, while the round's starts are
-  // staged. Clamped, so that starts out of order (offsets that are no offsets) keep the
+  // to segment; forms that label their outputs keep the start they began in and the steps
+  // before which they moved on (compact labels the outputs). Clamped, so that starts out of order (offsets that are no offsets) keep the
   // searches and the walk inside the windows, and every thread walks once at least.
   __device__ __forceinline__ void walk_segments(tile& t, buffer& staged, const key_type* a_keys,
                                                 const key_type* b_keys, int a_size, int b_size, int diagonal) const {
@@ -575,15 +571,11 @@ class tile_agent {
           }
           t.piece_backwards = from.a > to.a || from.b > to.b;
         }
-        step_mask<steps> entered = 0;
+        t.walk_start = first_start + k;
         walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, min(start_a(starts[k + 1]), to.a), b_keys, from.b,
                                      min(start_b(starts[k + 1]), to.b), t.out, t.begin.a > 0, t.begin.b > 0,
                                      segment_ends<step_mask<steps>>{starts, k + 1, last, pack_start(to.a, to.b),
-                                                                    labels_outputs ? &entered : nullptr});
-        if constexpr (labels_outputs) {
-          label_piece_outputs<steps>(staged.piece_labels.data() + threadIdx.x * steps, starts, k, last, entered,
-                                     known_size ? ~step_mask<steps>(0) : t.out.written);
-        }
+                                                                    labels_outputs ? &t.entered_start : nullptr});
       }
     }
   }
