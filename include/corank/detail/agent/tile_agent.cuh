@@ -107,7 +107,7 @@ class tile_agent {
     // their outputs (segment_outputs.cuh), the compacted outputs' labels.
     uninitialized_array<segment_start, segmented ? start_slots : 1> starts;
     std::conditional_t<segmented, typename block_scan::TempStorage, char> starts_scan;
-    uninitialized_array<output_label, labels_outputs ? window_capacity : 1> output_labels;
+    std::conditional_t<labels_outputs, uninitialized_array<output_label, window_capacity>, char> output_labels;
   };
 
   // Shared memory the agent needs besides its buffers.
@@ -281,7 +281,7 @@ class tile_agent {
       if (t.segments.first == t.segments.last) {
         walk_windows(a_keys, b_keys, comp_);
       } else {
-        walk_segments(t, staged, a_keys, b_keys, a_size, b_size, diagonal);
+        walk_segments(t, staged, work, a_keys, b_keys, a_size, b_size, diagonal);
       }
     } else {
       walk_windows(a_keys, b_keys, comp_);
@@ -353,8 +353,11 @@ class tile_agent {
     if (!t.consistent) return;
     int rank = t.rank;
     // Labelled outputs: the start each step's walk was in (segment_outputs.cuh).
-    int label = t.walk_start;
-    const int last_label = t.segment_starts + 1;
+    [[maybe_unused]] int label = 0, last_label = 0;
+    if constexpr (labels_outputs) {
+      label = t.walk_start;
+      last_label = t.segment_starts + 1;
+    }
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
       if constexpr (labels_outputs) {
@@ -527,9 +530,11 @@ class tile_agent {
   // round's starts find their segment, their split there (and, where pieces end at their
   // neighbour's start, the neighbour's split the same way), then walk plain keys from segment
   // to segment; forms that label their outputs keep the start they began in and the steps
-  // before which they moved on (compact labels the outputs). Clamped, so that starts out of order (offsets that are no offsets) keep the
-  // searches and the walk inside the windows, and every thread walks once at least.
-  __device__ __forceinline__ void walk_segments(tile& t, buffer& staged, const key_type* a_keys,
+  // before which they moved on (compact labels the outputs). Clamped, so that starts out of
+  // order (offsets that are no offsets) keep the searches and the walk inside the windows,
+  // and every thread walks once at least; where pieces end at their neighbour's start, a
+  // piece that does not end where the next one starts is reported as one going backwards.
+  __device__ __forceinline__ void walk_segments(tile& t, buffer& staged, workspace& work, const key_type* a_keys,
                                                 const key_type* b_keys, int a_size, int b_size, int diagonal) const {
     const segment_start* starts = staged.starts.data();
     const int count = t.segment_starts, rounds = count / starts_per_round + 1;
@@ -544,6 +549,7 @@ class tile_agent {
       return split<int>{a0 + in.a, b0 + in.b};
     };
     bool walked = false;
+    split<int> piece_from{}, piece_to{};  // the piece this thread walked
     for (int r = 0; r < rounds; ++r) {
       const int first_start = r * starts_per_round;
       if (r > 0) {
@@ -571,11 +577,23 @@ class tile_agent {
           }
           t.piece_backwards = from.a > to.a || from.b > to.b;
         }
+        piece_from = from;
+        piece_to = to;
         t.walk_start = first_start + k;
         walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, min(start_a(starts[k + 1]), to.a), b_keys, from.b,
                                      min(start_b(starts[k + 1]), to.b), t.out, t.begin.a > 0, t.begin.b > 0,
                                      segment_ends<step_mask<steps>>{starts, k + 1, last, pack_start(to.a, to.b),
                                                                     labels_outputs ? &t.entered_start : nullptr});
+      }
+    }
+    if constexpr (Rule::piece_ends_at_neighbour) {
+      // Each thread found its neighbour's split itself: with valid offsets both searches give
+      // the same one, so pieces that do not meet are starts out of order.
+      work.splits[threadIdx.x] = piece_from;
+      __syncthreads();
+      if (threadIdx.x < threads - 1) {
+        const split<int> next = work.splits[threadIdx.x + 1];
+        t.piece_backwards = t.piece_backwards || piece_to.a != next.a || piece_to.b != next.b;
       }
     }
   }

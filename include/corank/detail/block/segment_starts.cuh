@@ -114,7 +114,8 @@ __device__ __forceinline__ int segment_start_at(const segment_start* starts, int
 // leave both sides used up with elements left in the piece: the walk then goes on to the
 // piece's end, so that every step inside it takes one of its elements. Where `entered` is
 // given, it gets a bit for each step before which the walk moved on to a start (the steps are
-// counted here, a call per step).
+// counted here, a call per step; steps past the piece's end may get one too: they write
+// nothing, and compact clamps the labels).
 template <class Mask = unsigned>
 struct segment_ends {
   const segment_start* starts;
