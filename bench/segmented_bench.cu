@@ -2,7 +2,8 @@
 // corank's two-input calls and a device-to-device copy, in one process on one device.
 //
 //   corank_segmented_bench [--max-log 28 | --logs 24,28] [--runs 11] [--json FILE] [--quick]
-//                          [--ops merge,merge_by_key,...] [--shapes 16,256,4096,power-law,half-empty]
+//                          [--corank-only] [--ops merge,merge_by_key,...]
+//                          [--shapes 16,256,4096,power-law,half-empty]
 //
 // 2^24 and 2^max-log elements in all (A and B together), int32 keys, and int32 keys with
 // int32 values for merge_by_key and set_union_by_key, in segment pairs of these lengths (a
@@ -21,7 +22,8 @@
 // Every timed run after an L2 flush; median of --runs. The merges' outputs and offsets are
 // checked against CUB's segmented sort (a MISMATCH line, and exit status 1).
 // --quick (for tuning runs): 2^max-log only, lengths 16, 4096 and power-law, merge and
-// set_union, corank and the copy only.
+// set_union, corank and the copy only. --corank-only (before/after runs): corank and the copy
+// only, every op and shape asked for (no check of the merges' outputs, which needs CUB's row).
 
 #include <corank/merge.cuh>
 #include <corank/segmented.cuh>
@@ -56,6 +58,7 @@ struct options {
   int runs = 11;
   std::string json_path;
   bool quick = false;
+  bool baselines = true;  // CUB's, Thrust's and the loop's rows (off with --quick, --corank-only)
   std::vector<std::string> ops;  // empty: every op
 };
 
@@ -210,7 +213,7 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
   const device_buffer a = sorted_segments(ctx, a_offsets, segments, m, 1), b = sorted_segments(ctx, b_offsets, segments, n, 2);
   // The concatenation, for the segmented sort: each pair's A half, then its B half.
   device_buffer concatenated(total * sizeof(std::int32_t));
-  {
+  if (opt.baselines) {
     std::vector<std::int32_t> ha(m), hb(n), hc(total);
     BENCH_CHECK(cudaMemcpy(ha.data(), a.get(), m * 4, cudaMemcpyDeviceToHost));
     BENCH_CHECK(cudaMemcpy(hb.data(), b.get(), n * 4, cudaMemcpyDeviceToHost));
@@ -236,7 +239,7 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
   // Composite keys for Thrust's rows, built once per case.
   device_buffer composite_a(std::max<index_t>(1, m) * 8), composite_b(std::max<index_t>(1, n) * 8),
       composite_out(std::max<index_t>(1, total) * 8);
-  if (!opt.quick) {
+  if (opt.baselines) {
     if (m > 0) {
       composite_keys_kernel<<<ctx.grid_for(m), 256, 0, ctx.stream>>>(ka, ao, segments, m,
                                                                      composite_a.get<std::uint64_t>());
@@ -286,7 +289,7 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
 
     // (a) CUB's segmented sort of the concatenated pairs (and, for set operations, the flag
     // and the compaction).
-    if (!opt.quick) {
+    if (opt.baselines) {
       const auto* co = c_offsets.get<const offset_t>();
       auto sort_call = [&](void* t, std::size_t& bytes) {
         return with_values
@@ -329,7 +332,7 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
       }
     }
     // (c) Thrust on composite keys (segment << 32 | key): the merges and set_union.
-    if (!opt.quick && (is_merge || k == kind::set_union)) {
+    if (opt.baselines && (is_merge || k == kind::set_union)) {
       const auto* ca = composite_a.get<const std::uint64_t>();
       const auto* cb = composite_b.get<const std::uint64_t>();
       auto* co = composite_out.get<std::uint64_t>();
@@ -345,7 +348,7 @@ void bench_case(bench_context& ctx, const options& opt, int log, const std::stri
                       })});
     }
     // (b) A loop of two-input calls, for pairs of 4096 (keys-only operations).
-    if (shape == "4096" && !with_values && !opt.quick) {
+    if (shape == "4096" && !with_values && opt.baselines) {
       std::size_t bytes = 0;
       BENCH_CHECK(corank::device::set_union(nullptr, bytes, ka, index_t(2048), kb, index_t(2048), ko, c));
       device_buffer loop_temp(std::max<std::size_t>(bytes, 1 << 20));
@@ -414,10 +417,12 @@ int main(int argc, char** argv) {
     }
     else if (arg == "--runs" && i + 1 < argc) opt.runs = std::stoi(argv[++i]);
     else if (arg == "--json" && i + 1 < argc) opt.json_path = argv[++i];
-    else if (arg == "--quick") opt.quick = true;
+    else if (arg == "--quick") opt.quick = true, opt.baselines = false;
+    else if (arg == "--corank-only") opt.baselines = false;
     else {
       fmt::print(stderr,
                  "usage: corank_segmented_bench [--max-log 16..30 | --logs 24,28] [--runs N] [--json FILE] [--quick]\n"
+                 "         [--corank-only]\n"
                  "         [--ops merge,merge_by_key,set_union,set_intersection,set_difference,set_union_by_key]\n"
                  "         [--shapes 16,256,4096,power-law,half-empty]\n");
       return 2;

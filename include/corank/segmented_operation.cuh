@@ -29,8 +29,8 @@
 // - Complexity: O(m + n) steps of the op and O(S) offsets read and written, plus per tile
 //   boundary a search of O(log S) over the segments and a co-rank search inside one.
 //   Every input element is read once into a tile; a tile that spans segments stages where
-//   they start (merges) or labels its elements with their segments (other ops) in shared
-//   memory, and writes the output offsets of the segments that start in it.
+//   they start in shared memory, and writes the output offsets of the segments that start
+//   in it.
 // - Unsorted segments, a comparator that is not a strict weak order, and offsets that break
 //   the preconditions (decreasing, negative, past m or n, not starting at 0 or not ending at
 //   m and n: read on the device, not checked) are unsorted composite inputs to the one path:

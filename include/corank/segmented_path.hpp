@@ -109,22 +109,4 @@ CORANK_HOST_DEVICE segmented_split<index_t> segmented_path_split(index_t p, Keys
   return {{a0 + in.a, b0 + in.b}, s};
 }
 
-// Composite keys, as the set operations' tiles walk them where a tile spans segments: a
-// segment (relative to the tile's first, so 32 bits suffice) and the key.
-template <class Key>
-struct segmented_key {
-  Key key;
-  std::uint32_t segment;
-};
-
-// The composite order: by segment, then by `comp`.
-template <class Compare>
-struct segmented_less {
-  Compare comp;
-  template <class Key>
-  CORANK_HOST_DEVICE bool operator()(const segmented_key<Key>& x, const segmented_key<Key>& y) {
-    return x.segment < y.segment || (x.segment == y.segment && comp(x.key, y.key));
-  }
-};
-
 }  // namespace corank

@@ -279,22 +279,28 @@ TEST_F(Segmented, TwoPhaseFormsWith32BitOffsets) {
 }
 
 // Segment pairs whose boundaries fall at, just before and just after the merge tiles' edges
-// (pairs of one tile, one off, two tiles one off, half a tile, 1 and 16), empty pairs
-// between them, and one pair several tiles long; keys as drawn, and one key throughout, so
-// that equal keys meet across every tile and segment boundary (the payloads and tags show
-// which copy went where). Every merge form and set operation, int32 and a 16-byte key.
+// (pairs of one tile, one off, two tiles one off, half a tile, 1 and 16) and the set
+// operations' (one and two off), empty pairs between them, and one pair several tiles long;
+// keys as drawn, and one key throughout, so that equal keys meet across every tile and
+// segment boundary (the payloads and tags show which copy went where). Every merge form, and
+// for int32 every set operation's keys and by-key forms; the 16-byte key's merges.
 template <class K>
 std::vector<segmented_case<K>> tile_edge_cases(std::mt19937_64& rng) {
-  auto tile_of = [](int value_size) {  // a merge tile's elements, for K and values of value_size bytes
-    const corank::tile_shape shape = corank::tuned_tile(corank::tile_kind::partitioned_merge, int(sizeof(K)), value_size);
+  auto tile_of = [](corank::tile_kind kind, int value_size) {  // a tile's elements, for K and values of value_size bytes
+    const corank::tile_shape shape = corank::tuned_tile(kind, int(sizeof(K)), value_size);
     return std::size_t(shape.threads) * std::size_t(shape.items);
   };
-  const std::size_t tile = tile_of(0), pair_tile = tile_of(8);  // keys; keys with the 8-byte payloads
-  std::vector<std::size_t> lengths = {tile,     tile - 1,      tile + 1,  2 * tile - 1, 2 * tile + 1, tile / 2,
-                                      1,        16,            pair_tile, pair_tile + 1, pair_tile - 1};
+  // Merge tiles (keys; keys with the 8-byte payloads), and the set operations' (a balanced
+  // split may step back one element: +-2 too).
+  const std::size_t tile = tile_of(corank::tile_kind::partitioned_merge, 0);
+  const std::size_t pair_tile = tile_of(corank::tile_kind::partitioned_merge, 8);
+  const std::size_t set_tile = tile_of(corank::tile_kind::balanced_path, 0);
+  std::vector<std::size_t> lengths = {tile,      tile - 1,      tile + 1,      2 * tile - 1, 2 * tile + 1,
+                                      tile / 2,  1,             16,            pair_tile,    pair_tile + 1,
+                                      pair_tile - 1, set_tile - 2, set_tile - 1, set_tile + 1, set_tile + 2};
   std::vector<int> empty_counts = {0, 1, 3};
   if (quick_mode()) {
-    lengths = {tile + 1, 16, pair_tile - 1};
+    lengths = {tile + 1, 16, pair_tile - 1, set_tile + 1};
     empty_counts = {0, 3};
   }
   std::vector<segmented_case<K>> cases;
@@ -337,6 +343,7 @@ TEST_F(Segmented, EveryLengthMixAtTileEdgesWithEqualKeysAcrossBoundaries) {
     const device_case<std::int32_t> d(c);
     check_merges(c, d, corank::less{});
     check_set_keys(c, d, corank::less{}, true);
+    check_set_by_key(c, d, corank::less{});
     CORANK_ASSERT_DEVICE_OK();
     if (HasFatalFailure()) return;
   }

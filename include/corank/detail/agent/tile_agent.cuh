@@ -11,10 +11,10 @@
 //   4. compacts the outputs into the buffer (they take the windows' place), and
 //   5. stores them, coalesced, at the tile's offset in the output.
 // Segmented operations (segmented_args.hpp): a tile inside one segment is walked as above.
-// Elsewhere, merges stage where the tile's segments start, once per tile, and each thread
-// walks plain keys between its segment's ends (segment_starts.cuh); the set operations label
-// the staged elements with their segments (segment_labels.cuh), and their walks compare
-// composite keys (segment, key). The rest is the same.
+// Elsewhere the block stages where the tile's segments start, once per tile, and each thread
+// walks plain keys between its segment's ends (segment_starts.cuh); the set operations and
+// the count-only forms also label each output with the start its walk was in
+// (segment_outputs.cuh). The rest is the same.
 // The drivers (tile_kernels.cuh) decide which tiles a block takes, where the tile boundaries
 // come from and how a tile finds its output offset. Keys, key-value pairs, B's matched values
 // (paired forms), the searches' B positions and matches (b_step_values.hpp, computed from the
@@ -32,7 +32,7 @@
 // size written is negative: "the inputs are not sorted".
 
 #include <corank/detail/block/look_back.cuh>
-#include <corank/detail/block/segment_labels.cuh>
+#include <corank/detail/block/segment_outputs.cuh>
 #include <corank/detail/block/segment_starts.cuh>
 #include <corank/detail/block/stage_window.cuh>
 #include <corank/detail/block/store_tile.cuh>
@@ -47,17 +47,6 @@
 #include <type_traits>
 
 namespace corank::detail {
-
-// A staged window with its segment labels, as the segmented walks read it: composite keys.
-// OneSegment: the tile lies in one segment, and every label is 0.
-template <class Key, bool OneSegment = false>
-struct labelled_window {
-  const Key* keys;
-  const segment_label* labels;
-  __device__ __forceinline__ segmented_key<Key> operator[](int i) const {
-    return {keys[i], OneSegment ? segment_label(0) : labels[i]};
-  }
-};
 
 // The paired forms' B value type, as b_staged_of gives the searches'.
 template <class T>
@@ -90,11 +79,10 @@ class tile_agent {
   static constexpr bool counts_runs = std::is_same_v<values_b_type, b_runs>;
   static constexpr int lookahead = counts_runs ? run_lookahead : 0;
   static constexpr bool segmented = Args::segmented;
-  // Segmented merges that write walk plain keys between their segment's ends; the other
-  // segmented forms walk composite keys where a tile spans segments.
-  static constexpr bool walks_segment_ends = segmented && known_size && Args::writes_keys;
-  static constexpr bool composite_walk = segmented && !walks_segment_ends;
-  using walk_key = std::conditional_t<composite_walk, segmented_key<key_type>, key_type>;
+  // Segmented forms whose outputs are not the path itself (set operations, count-only
+  // forms) label each output with its segment where a tile spans segments; merges that
+  // write take their offsets from the segments' starts.
+  static constexpr bool labels_outputs = segmented && !(known_size && Args::writes_keys);
   static constexpr int threads = Policy::threads_per_block;
   static constexpr int items = Policy::items_per_thread;
   static constexpr int steps = Rule::steps(items);
@@ -102,9 +90,9 @@ class tile_agent {
   // step); staging adds the slots before each side's window and partial lines.
   static constexpr int window_capacity = Policy::items_per_tile + 2;
   using block_scan = cub::BlockScan<int, threads, cub::BLOCK_SCAN_WARP_SCANS>;
-  static_assert(!walks_segment_ends || window_capacity < (1 << 16), "segment starts pack a window index in 16 bits");
-  // Segmented merges: the starts a thread may begin in, per round, and the starts staged per
-  // round (those, and the ones a walk passes). A quarter of the window: the tile then fits
+  static_assert(!segmented || window_capacity < (1 << 16), "segment starts and output labels hold a window index in 16 bits");
+  // Segmented: the starts a thread may begin in, per round, and the starts staged per round
+  // (those, and the ones a walk passes). A quarter of the window: the merge tile then fits
   // as many blocks per SM as the registers allow (4 of 256 threads for int32 keys, against 3
   // with a start per element); only segments shorter than 4 on average take more rounds.
   static constexpr int starts_per_round = window_capacity / 4;
@@ -115,12 +103,11 @@ class tile_agent {
     uninitialized_array<key_type, window_capacity + staging_slack<key_type> + lookahead> keys;
     uninitialized_array<value_type, with_values ? window_capacity + staging_slack<value_type> : 1> values;
     uninitialized_array<b_value_type, Args::writes_b_values ? window_capacity : 1> b_values;
-    // Segmented merges: the starts of the tile's segments (segment_starts.cuh). Other
-    // segmented forms: the windows' segment labels (A's, then B's, then a slot the walks may
-    // overread), then the outputs'.
-    uninitialized_array<std::uint32_t, !segmented ? 1 : walks_segment_ends ? start_slots : window_capacity + 1>
-        segments;
-    std::conditional_t<walks_segment_ends, typename block_scan::TempStorage, char> starts_scan;
+    // Segmented: the starts of the tile's segments (segment_starts.cuh); forms that label
+    // their outputs (segment_outputs.cuh), the compacted outputs' labels.
+    uninitialized_array<segment_start, segmented ? start_slots : 1> starts;
+    std::conditional_t<segmented, typename block_scan::TempStorage, char> starts_scan;
+    std::conditional_t<labels_outputs, uninitialized_array<output_label, window_capacity>, char> output_labels;
   };
 
   // Shared memory the agent needs besides its buffers.
@@ -137,14 +124,16 @@ class tile_agent {
     int window;  // elements in both windows
     int b_staged;  // B's elements staged (b_runs: up to run_lookahead more than its window)
     window_layout keys_at, values_at;
-    thread_outputs<walk_key, steps, records_sources> out;
+    thread_outputs<key_type, steps, records_sources> out;
     value_type values[with_values ? steps : 1];
     b_value_type b_values[Args::writes_b_values ? steps : 1];
     int rank;   // where the thread's first output goes in the tile
     int count;  // the tile's outputs
     int most;   // the outputs a consistent tile has at most: its window, or -1 where it is not ordered
     segment_span segments;  // segmented: the segments of the tile's boundaries
-    int segment_starts;     // segmented merges: the segment starts staged inside the tile
+    int segment_starts;     // segmented: the segment starts staged inside the tile
+    int walk_start;                  // labelled outputs: the start the thread's walk began in
+    step_mask<steps> entered_start;  // labelled outputs: the steps before which the walk moved on to a start
     bool ordered;           // the boundaries lie inside the inputs, in order, at most a tile apart
     bool piece_backwards;   // this thread's piece ends before it starts (pieces that end at their neighbour's)
     bool consistent;        // ordered, no piece backwards, at most `window` outputs: the tile may store
@@ -231,18 +220,13 @@ class tile_agent {
     }
     if constexpr (segmented) {
       // While the copies are in flight.
-      // Starts or labels are needed only where a segment starts inside the tile (the same
-      // in every thread).
+      // Starts are needed only where a segment starts inside the tile (the same in every
+      // thread).
       t.segment_starts = 0;
       if (t.ordered && t.segments.first != t.segments.last) {
-        if constexpr (walks_segment_ends) {
-          t.segment_starts = stage_segment_starts<threads, block_scan>(
-              into.segments.data(), 0, start_slots, into.starts_scan, args_.offsets, begin, int(end.a - begin.a),
-              int(end.b - begin.b), t.segments.first, t.segments.last);
-        } else {
-          label_segments<threads>(into.segments.data(), args_.offsets, begin, int(end.a - begin.a),
-                                  int(end.b - begin.b), t.segments.first, t.segments.last);
-        }
+        t.segment_starts = stage_segment_starts<threads, block_scan>(
+            into.starts.data(), 0, start_slots, into.starts_scan, args_.offsets, begin, int(end.a - begin.a),
+            int(end.b - begin.b), t.segments.first, t.segments.last);
       }
     }
     finish_async_copies();
@@ -270,6 +254,8 @@ class tile_agent {
   __device__ __forceinline__ void walk(tile& t, buffer& staged, workspace& work) const {
     const int tid = threadIdx.x;
     t.piece_backwards = false;
+    t.walk_start = 0;
+    t.entered_start = 0;
     const int a_size = int(t.end.a - t.begin.a), b_size = int(t.end.b - t.begin.b);
     const key_type* a_keys = staged.keys.data() + t.keys_at.a;
     const key_type* b_keys = staged.keys.data() + t.keys_at.b;
@@ -291,54 +277,11 @@ class tile_agent {
                                      t.begin.b > 0);
       }
     };
-    if constexpr (walks_segment_ends) {
+    if constexpr (segmented) {
       if (t.segments.first == t.segments.last) {
         walk_windows(a_keys, b_keys, comp_);
       } else {
-        // A round at a time (segment_starts.cuh; round 0 was staged with the windows), the
-        // threads that begin in the round's starts: the thread's segment, and its split there;
-        // then the plain walk, moving from segment to segment. Clamped, so that starts out of
-        // order (offsets that are no offsets) keep the search and the walk inside the windows,
-        // and every thread walks once at least.
-        const segment_start* starts = staged.segments.data();
-        const int count = t.segment_starts, rounds = count / starts_per_round + 1;
-        bool walked = false;
-        for (int r = 0; r < rounds; ++r) {
-          const int first_start = r * starts_per_round;
-          if (r > 0) {
-            __syncthreads();  // the last round's walks are done with its starts
-            stage_segment_starts<threads, block_scan>(staged.segments.data(), first_start, start_slots,
-                                                      staged.starts_scan, args_.offsets, t.begin, a_size, b_size,
-                                                      t.segments.first, t.segments.last);
-            __syncthreads();
-          }
-          const bool last_round = r == rounds - 1;
-          const bool begins_here = (r == 0 || start_diagonal(starts[0]) <= diagonal) &&
-                                   (last_round || start_diagonal(starts[starts_per_round]) > diagonal);
-          if (begins_here || (last_round && !walked)) {
-            walked = true;
-            const int k = segment_start_at(starts, min(starts_per_round - 1, count - first_start), diagonal);
-            const int a0 = start_a(starts[k]), b0 = start_b(starts[k]);
-            const int m = max(0, start_a(starts[k + 1]) - a0), n = max(0, start_b(starts[k + 1]) - b0);
-            const int q = min(max(0, diagonal - a0 - b0), m + n);
-            const split<int> from = Rule::split_at(q, a_keys + a0, m, b_keys + b0, n, comp_);
-            walk_tile<steps, true, true>(
-                op_, comp_, a_keys, a0 + from.a, a0 + m, b_keys, b0 + from.b, b0 + n, t.out, t.begin.a > 0,
-                t.begin.b > 0,
-                segment_ends{starts, k + 1, min(count + 1 - first_start, start_slots - 1), pack_start(a_size, b_size)});
-          }
-        }
-      }
-    } else if constexpr (segmented) {
-      segmented_less<Compare> composite{comp_};
-      if (t.segments.first == t.segments.last) {
-        // One segment: every label is 0, a constant the compares fold away.
-        walk_windows(labelled_window<key_type, true>{a_keys, nullptr}, labelled_window<key_type, true>{b_keys, nullptr},
-                     composite);
-      } else {
-        const segment_label* labels = staged.segments.data();
-        walk_windows(labelled_window<key_type>{a_keys, labels}, labelled_window<key_type>{b_keys, labels + a_size},
-                     composite);
+        walk_segments(t, staged, work, a_keys, b_keys, a_size, b_size, diagonal);
       }
     } else {
       walk_windows(a_keys, b_keys, comp_);
@@ -409,15 +352,20 @@ class tile_agent {
   __device__ __forceinline__ void compact(tile& t, buffer& into) const {
     if (!t.consistent) return;
     int rank = t.rank;
+    // Labelled outputs: the start each step's walk was in (segment_outputs.cuh).
+    [[maybe_unused]] int label = 0, last_label = 0;
+    if constexpr (labels_outputs) {
+      label = t.walk_start;
+      last_label = t.segment_starts + 1;
+    }
     CORANK_PRAGMA_UNROLL
     for (int v = 0; v < steps; ++v) {
+      if constexpr (labels_outputs) {
+        if (t.entered_start >> v & 1) label = label < last_label ? label + 1 : last_label;
+      }
       if (known_size || (t.out.written >> v & 1)) {
-        if constexpr (composite_walk) {
-          into.keys[rank] = t.out.keys[v].key;
-          into.segments[rank] = t.out.keys[v].segment;
-        } else if constexpr (is_stored_v<decltype(args_.keys_out)>) {
-          into.keys[rank] = t.out.keys[v];
-        }
+        if constexpr (labels_outputs) into.output_labels[rank] = output_label(label);
+        if constexpr (is_stored_v<decltype(args_.keys_out)>) into.keys[rank] = t.out.keys[v];
         if constexpr (with_values) into.values[rank] = t.values[v];
         if constexpr (Args::writes_b_values) into.b_values[rank] = t.b_values[v];
         ++rank;
@@ -451,17 +399,25 @@ class tile_agent {
   }
 
   // Segmented, after the compaction's barrier: the output offsets of the segments that start
-  // in tile `index` (`count` outputs at `offset`, of segments `span`; forms that write), or
-  // the tile's per-segment counts (count-only forms).
-  __device__ __forceinline__ void finish_segments(buffer& compacted, int index, index_t offset, int count,
-                                                  segment_span span) const {
-    if constexpr (walks_segment_ends) {
+  // in tile `index` (its outputs at `offset`; forms that write), or the tile's per-segment
+  // counts (count-only forms).
+  __device__ __forceinline__ void finish_segments(buffer& compacted, const tile& t, int index,
+                                                  index_t offset) const {
+    const segment_span span = t.segments;
+    if constexpr (!labels_outputs) {
       store_path_offsets<threads>(args_.segments_out, args_.offsets, span.first, span.last, index == 0);
-    } else if constexpr (Args::writes_keys) {
-      store_segment_offsets<threads>(args_.segments_out, compacted.segments.data(), count, offset, span.first,
-                                     span.last, index == 0);
     } else {
-      add_segment_counts<threads>(args_.segments_out, compacted.segments.data(), count, span.first);
+      const bool one_segment = span.first == span.last;
+      const int a_size = int(t.end.a - t.begin.a), b_size = int(t.end.b - t.begin.b);
+      if constexpr (Args::writes_keys) {
+        store_segment_offsets<threads, block_scan>(args_.segments_out, compacted.output_labels.data(), one_segment,
+                                                   t.count, offset, compacted.starts_scan, args_.offsets, t.begin,
+                                                   a_size, b_size, span, index == 0);
+      } else {
+        add_segment_counts<threads, block_scan>(args_.segments_out, compacted.output_labels.data(), one_segment,
+                                                t.count, compacted.starts_scan, args_.offsets, t.begin, a_size, b_size,
+                                                span);
+      }
     }
   }
 
@@ -569,6 +525,79 @@ class tile_agent {
   }
 
  private:
+  // 2, for a segmented tile that spans segments: a round of starts at a time
+  // (segment_starts.cuh; round 0 was staged with the windows), the threads that begin in the
+  // round's starts find their segment, their split there (and, where pieces end at their
+  // neighbour's start, the neighbour's split the same way), then walk plain keys from segment
+  // to segment; forms that label their outputs keep the start they began in and the steps
+  // before which they moved on (compact labels the outputs). Clamped, so that starts out of
+  // order (offsets that are no offsets) keep the searches and the walk inside the windows,
+  // and every thread walks once at least; where pieces end at their neighbour's start, a
+  // piece that does not end where the next one starts is reported as one going backwards.
+  __device__ __forceinline__ void walk_segments(tile& t, buffer& staged, workspace& work, const key_type* a_keys,
+                                                const key_type* b_keys, int a_size, int b_size, int diagonal) const {
+    const segment_start* starts = staged.starts.data();
+    const int count = t.segment_starts, rounds = count / starts_per_round + 1;
+    // The split of diagonal d: its segment (the last of starts[0, top] at or before d), then
+    // the rule's split inside that segment's part of the windows.
+    auto split_in_segment = [&](int d, int top, int& k) {
+      k = segment_start_at(starts, top, d);
+      const int a0 = start_a(starts[k]), b0 = start_b(starts[k]);
+      const int m = max(0, start_a(starts[k + 1]) - a0), n = max(0, start_b(starts[k + 1]) - b0);
+      const int q = min(max(0, d - a0 - b0), m + n);
+      const split<int> in = Rule::split_at(q, a_keys + a0, m, b_keys + b0, n, comp_);
+      return split<int>{a0 + in.a, b0 + in.b};
+    };
+    bool walked = false;
+    split<int> piece_from{}, piece_to{};  // the piece this thread walked
+    for (int r = 0; r < rounds; ++r) {
+      const int first_start = r * starts_per_round;
+      if (r > 0) {
+        __syncthreads();  // the last round's walks are done with its starts
+        stage_segment_starts<threads, block_scan>(staged.starts.data(), first_start, start_slots, staged.starts_scan,
+                                                  args_.offsets, t.begin, a_size, b_size, t.segments.first,
+                                                  t.segments.last);
+        __syncthreads();
+      }
+      const bool last_round = r == rounds - 1;
+      const bool begins_here = (r == 0 || start_diagonal(starts[0]) <= diagonal) &&
+                               (last_round || start_diagonal(starts[starts_per_round]) > diagonal);
+      if (begins_here || (last_round && !walked)) {
+        walked = true;
+        const int last = min(count + 1 - first_start, start_slots - 1);
+        int k;
+        const split<int> from = split_in_segment(diagonal, min(starts_per_round - 1, count - first_start), k);
+        split<int> to = {a_size, b_size};
+        if constexpr (Rule::piece_ends_at_neighbour) {
+          // The neighbour's diagonal is at most `items` on: its segment is among the starts
+          // staged past the round's (start_slots). The last thread's piece ends at the windows'.
+          if (threadIdx.x < threads - 1) {
+            int k_end;
+            to = split_in_segment(min(diagonal + items, t.window), min(start_slots - 2, count - first_start), k_end);
+          }
+          t.piece_backwards = from.a > to.a || from.b > to.b;
+        }
+        piece_from = from;
+        piece_to = to;
+        t.walk_start = first_start + k;
+        walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, min(start_a(starts[k + 1]), to.a), b_keys, from.b,
+                                     min(start_b(starts[k + 1]), to.b), t.out, t.begin.a > 0, t.begin.b > 0,
+                                     segment_ends<step_mask<steps>>{starts, k + 1, last, pack_start(to.a, to.b),
+                                                                    labels_outputs ? &t.entered_start : nullptr});
+      }
+    }
+    if constexpr (Rule::piece_ends_at_neighbour) {
+      // Each thread found its neighbour's split itself: with valid offsets both searches give
+      // the same one, so pieces that do not meet are starts out of order.
+      work.splits[threadIdx.x] = piece_from;
+      __syncthreads();
+      if (threadIdx.x < threads - 1) {
+        const split<int> next = work.splits[threadIdx.x + 1];
+        t.piece_backwards = t.piece_backwards || piece_to.a != next.a || piece_to.b != next.b;
+      }
+    }
+  }
+
   const Op& op_;
   const Args& args_;
   Compare& comp_;

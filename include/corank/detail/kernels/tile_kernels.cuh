@@ -71,10 +71,10 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
       if (t.consistent) atomicAdd(total, static_cast<unsigned long long>(t.count)); else atomicOr(total, 1ull << 63);
     }
     if constexpr (agent_type::segmented) {
-      // Per segment too: the outputs' labels are compacted, and added up per segment.
+      // Per segment too: the outputs' labels are compacted, and the outputs added up per segment.
       agent.compact(t, shared.buffer);
       __syncthreads();
-      if (t.consistent) agent.finish_segments(shared.buffer, index, 0, t.count, t.segments);
+      if (t.consistent) agent.finish_segments(shared.buffer, t, index, 0);
     }
   } else if constexpr (agent_type::in_place) {
     // No look-back: the outputs start at the A window's start. *count_out holds A's size (the
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     __syncthreads();  // every output is compacted
     const index_t offset = index_t(index) * Policy::items_per_tile;
     agent.store(shared.buffer, offset, t.count);
-    if constexpr (agent_type::segmented) agent.finish_segments(shared.buffer, index, offset, t.count, t.segments);
+    if constexpr (agent_type::segmented) agent.finish_segments(shared.buffer, t, index, offset);
   } else {
     // The count is published first, for the successors' look-backs, which then overlap the
     // compaction.
@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
         agent.look_back(prefix_state, index, t.consistent ? t.count : -1, tiles, count_out, shared.work);
     agent.store(shared.buffer, offset, t.count);
     if constexpr (agent_type::segmented) {
-      if (offset >= 0) agent.finish_segments(shared.buffer, index, offset, t.count, t.segments);
+      if (offset >= 0) agent.finish_segments(shared.buffer, t, index, offset);
     }
   }
 }
