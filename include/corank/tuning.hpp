@@ -81,12 +81,10 @@ constexpr tile_shape sm90_tiles(tile_kind kind, int key_size, int value_size) {
       // with 11 they spilled and ran 1-3% slower.
       return {256, std::min(streaming_items, !keys_only && key_size + value_size == 16 ? 10 : 29), registers};
     case tile_kind::balanced_path:
+    case tile_kind::sorted_search:  // its own row, the same shape for now (docs/decisions.md,
+                                    // "The sorted search: a block per tile, written in place")
       // At most 29 items (a thread walks up to items + 2 steps, tracked in 64-bit masks);
       // elements of 8 bytes take 27, the most with which 4 blocks still fit an SM.
-      return {128, key_size + value_size == 8 ? 27 : std::min(streaming_items, 29), registers};
-    case tile_kind::sorted_search:
-      // The balanced-path row's shape (the search ran on those tiles before it had its own
-      // kernel: docs/decisions.md, "The sorted search: a block per tile, written in place").
       return {128, key_size + value_size == 8 ? 27 : std::min(streaming_items, 29), registers};
     case tile_kind::block_sort:
     case tile_kind::multiway_merge: {

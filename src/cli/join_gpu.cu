@@ -6,7 +6,6 @@
 // included (corank_search_bench measures steady-state throughput).
 
 #include "gpu_columns.hpp"
-#include "search_gpu_passes.hpp"  // the device key types' lower-bound pass, extern
 #include "search_job.hpp"
 #include "set_gpu_ops.hpp"
 

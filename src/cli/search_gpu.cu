@@ -3,9 +3,7 @@
 // download the positions or flags. Times each step; the search's time is one run, CUDA's
 // first-launch costs included (corank_search_bench measures steady-state throughput).
 
-#define CORANK_CLI_INSTANTIATING_LOWER_BOUNDS
 #include "gpu_columns.hpp"
-#include "search_gpu_passes.hpp"
 #include "search_job.hpp"
 #include "set_gpu_ops.hpp"
 
@@ -17,9 +15,6 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
-
-// The lower bounds' pass, join_gpu.cu's too (search_gpu_passes.hpp).
-CORANK_CLI_LOWER_BOUNDS(CORANK_CLI_LOWER_BOUND)
 
 namespace corank::cli {
 namespace {
