@@ -155,6 +155,10 @@ def describe(x, name, what, copy=False):
         return _describe_cupy(x, name, what, copy)
     if isinstance(x, DeviceArray):
         return Array(x, "cuda", x.dtype, x.size, x.ptr, x.device, x._stream or None)
+    if callable(getattr(x, "block_until_ready", None)):
+        # JAX: its transfers and computations are asynchronous, and neither interface it offers
+        # names a stream to wait for (its __cuda_array_interface__ is version 2).
+        x.block_until_ready()
     if hasattr(x, "__cuda_array_interface__"):
         return _describe_cuda_array_interface(x, name, what)
     if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):

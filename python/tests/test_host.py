@@ -89,6 +89,26 @@ def test_lists_are_taken_as_numpy_arrays():
     assert corank.set_difference([1, 2, 2, 3], [2]).tolist() == [1, 2, 3]
 
 
+def test_arrays_that_compute_asynchronously_are_waited_for_before_they_are_read():
+    # JAX's arrays: block_until_ready() before their contents are taken (test_gpu.py's
+    # test_jax_arrays read zeros on an H200 without it).
+    class Pending:
+        def __init__(self, keys):
+            self.keys, self.ready = keys, False
+
+        def block_until_ready(self):
+            self.ready = True
+            return self
+
+        def __array__(self, dtype=None, copy=None):
+            assert self.ready, "read before block_until_ready()"
+            return self.keys
+
+    a, b = Pending(np.array([1, 4], dtype=np.int32)), Pending(np.array([2, 3], dtype=np.int32))
+    assert corank.merge(a, b).tolist() == [1, 2, 3, 4]
+    assert a.ready and b.ready
+
+
 def test_count_on_device_on_the_host_keeps_the_gpu_shape():
     keys, count = corank.set_intersection(np.array([1, 2, 3]), np.array([2, 3, 4]), count_on_device=True)
     assert len(keys) == 3 and count.dtype == np.int64 and count.tolist() == [2]

@@ -91,18 +91,20 @@ __global__ void __launch_bounds__(join_offsets_threads)
   const sticky_sum op{};
   const bool vector = reinterpret_cast<std::uintptr_t>(runs) % 16 == 0;
   // The rounds start at a multiple of 8 keys (so that a lane's 8 runs are one aligned load,
-  // where the runs are aligned); keys outside [first, last) count 0 and are not stored.
+  // where the runs are aligned); keys outside [first, last) count 0 and are not stored. The
+  // tile's first and last 8 are loaded one by one, inside the tile only: a neighbouring tile
+  // that found the inputs out of order wrote no runs.
   const index_t from = vector ? first / items * items : first;
   auto load = [&](index_t at, run_length (&r)[items]) {
     const index_t k0 = at + lane * items;
-    if (vector && k0 + items <= m) {
+    if (vector && first <= k0 && k0 + items <= last) {
       const uint4 v = *reinterpret_cast<const uint4*>(runs + k0);
       const unsigned words[4] = {v.x, v.y, v.z, v.w};
       CORANK_PRAGMA_UNROLL
       for (int k = 0; k < items; ++k) r[k] = run_length(words[k / 2] >> (k % 2 * 16));
     } else {
       CORANK_PRAGMA_UNROLL
-      for (int k = 0; k < items; ++k) r[k] = k0 + k < last ? runs[k0 + k] : run_length(0);
+      for (int k = 0; k < items; ++k) r[k] = first <= k0 + k && k0 + k < last ? runs[k0 + k] : run_length(0);
     }
   };
   run_length next[items];
