@@ -18,8 +18,9 @@
 //      for the owner placement's counts where the boundary keys leave any open, and one more
 //      search for the stages where elements move;
 //   2. the windows' moves: each element that lies in another rank's piece moves there, once,
-//      point to point, in `stages` exchanges on a stream of their own; a piece inside its
-//      owner's partitions does not move;
+//      point to point, in `stages` stages on a stream of their own, each stage's moves in
+//      rounds in which a rank sends to one peer and receives from one at most; a piece inside
+//      its owner's partitions does not move;
 //   3. the op on each of the rank's pieces, a corank call (operation.cuh) on its GPU, each
 //      once its stage has arrived: overlapped with the later stages' moves.
 // ops/corank/nccl.cuh names the merges and set operations over NCCL:

@@ -15,6 +15,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
@@ -171,11 +172,21 @@ class in_process_transport {
     hub_.wait();
     wait_for_peers(hub_.read(), stream);
     ++exchanges;
+    const auto peers = [](const auto& transfers) {
+      std::vector<int> p;
+      for (const auto& x : transfers) p.push_back(x.peer);
+      std::sort(p.begin(), p.end());
+      return int(std::unique(p.begin(), p.end()) - p.begin());
+    };
+    most_peers_sent_to = std::max(most_peers_sent_to, peers(sends));
+    most_peers_heard_from = std::max(most_peers_heard_from, peers(receives));
   }
 
-  // What this rank did.
+  // What this rank did: calls, bytes received, and the most peers one exchange sent to or
+  // received from.
   int all_gathers = 0, exchanges = 0;
   std::size_t bytes_received = 0;
+  int most_peers_sent_to = 0, most_peers_heard_from = 0;
 
  private:
   // Before a barrier: this rank's event in `events` marks its stream's work so far (its

@@ -13,6 +13,7 @@
 #include <corank/detail/dispatch/distributed_gather_dispatch.cuh>
 #include <corank/detail/forms/distributed_placement.hpp>
 #include <corank/detail/forms/distributed_windows.hpp>
+#include <corank/detail/forms/exchange_rounds.hpp>
 #include <corank/detail/forms/make_args.hpp>
 #include <corank/detail/forms/temporary_pool.hpp>
 #include <corank/detail/forms/two_phase.hpp>
@@ -532,8 +533,11 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
   const std::size_t element[2] = {sizeof(Key), sizeof(Value)};
   std::size_t bytes = 0;
   bool moves = false;  // this rank sends or receives
+  // Each stage's moves in rounds (exchange_rounds.hpp), from what every rank sends every other.
+  std::vector<exchange_rounds> stage_rounds(static_cast<std::size_t>(stages));
   if (plan_ok) {
     const std::vector<index_t> starts[2] = {starts_of(plan.a_sizes), starts_of(plan.b_sizes)};
+    stage_rounds = rounds_of_stages(plan, sizeof(Key) + (with_values ? sizeof(Value) : 0));
     for (int p = 0; p < pieces; ++p) {
       const split<index_t> from = plan.splits[std::size_t(p)], to = plan.splits[std::size_t(p) + 1];
       const int owner = plan.owners[std::size_t(p)];
@@ -550,6 +554,9 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
       }
     }
   }
+  // Every rank calls the transport's exchange alike: once a round, once for a stage without any.
+  std::vector<int> calls;
+  for (const exchange_rounds& r : stage_rounds) calls.push_back(std::max(1, r.rounds));
   stream_allocation windows(stream);
   if (status == status_ok && bytes > 0 && allocate_temporary(&windows.memory, bytes, stream) != cudaSuccess) {
     cudaGetLastError();
@@ -624,39 +631,47 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
     std::vector<char> copy(blocks, blocks + std::size_t(ranks) * block_layout_of<Key>(1, 0, 0, 0).bytes);
     buffers.give_back_now();  // the copy that used it is done: the merge's return does not wait
     check_statuses<Key>(context, copy.data(), ranks, rank);
-    for (int s = 0; s < stages; ++s) transport.exchange({}, {}, stream);
+    for (int s = 0; s < stages; ++s) {
+      for (int k = 0; k < calls[std::size_t(s)]; ++k) transport.exchange({}, {}, stream);
+    }
   } else {
     {
       distributed_buffers buffers(stream);  // given back here: the merge's return does not wait
       agree_on_status(context, transport, stream, buffers, a, b, comp, status);
     }
 
-    // Step 2: each stage's moves, one exchange on the side stream: for each piece of the stage
-    // in path order, keys before values, A before B, so both ends list them alike.
+    // Step 2: each stage's moves on the side stream, an exchange a round (exchange_rounds.hpp):
+    // for each piece of the stage in path order, keys before values, A before B, so both ends
+    // list them alike.
     std::unique_ptr<move_streams> side;
     if (moves) side = std::make_unique<move_streams>(context, stream, stages);
     for (int s = 0; s < stages; ++s) {
-      std::vector<distributed_send> sends;
-      std::vector<distributed_receive> receives;
-      for (int p = 0; p < pieces; ++p) {
-        if (plan.stages[std::size_t(p)] != s) continue;
-        for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
-          for (int side_of = 0; side_of < 2; ++side_of) {
-            const piece_side& ps = parts[side_of][std::size_t(p)];
-            const std::size_t size = element[kind_of];
-            if (ps.send.peer >= 0) {
-              sends.push_back({ps.send.peer, own[kind_of][side_of] + std::size_t(ps.send.begin - own_begin[side_of]) * size,
-                               std::size_t(ps.send.size()) * size});
-            }
-            char* assembled = windows.bytes() + at[kind_of][side_of][std::size_t(p)];
-            for (const window_piece& piece : ps.receives) {
-              receives.push_back({piece.peer, assembled + std::size_t(piece.begin - ps.begin) * size,
-                                  std::size_t(piece.size()) * size});
+      const exchange_rounds& in = stage_rounds[std::size_t(s)];
+      for (int k = 0; k < calls[std::size_t(s)]; ++k) {
+        std::vector<distributed_send> sends;
+        std::vector<distributed_receive> receives;
+        for (int p = 0; p < pieces; ++p) {
+          if (plan.stages[std::size_t(p)] != s) continue;
+          for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
+            for (int side_of = 0; side_of < 2; ++side_of) {
+              const piece_side& ps = parts[side_of][std::size_t(p)];
+              const std::size_t size = element[kind_of];
+              if (ps.send.peer >= 0 && in.round(rank, ps.send.peer) == k) {
+                sends.push_back({ps.send.peer,
+                                 own[kind_of][side_of] + std::size_t(ps.send.begin - own_begin[side_of]) * size,
+                                 std::size_t(ps.send.size()) * size});
+              }
+              char* assembled = windows.bytes() + at[kind_of][side_of][std::size_t(p)];
+              for (const window_piece& piece : ps.receives) {
+                if (in.round(piece.peer, rank) != k) continue;
+                receives.push_back({piece.peer, assembled + std::size_t(piece.begin - ps.begin) * size,
+                                    std::size_t(piece.size()) * size});
+              }
             }
           }
         }
+        transport.exchange(sends, receives, side ? side->side() : stream);
       }
-      transport.exchange(sends, receives, side ? side->side() : stream);
       if (side) CORANK_TRY(cudaEventRecord(side->arrived(s), side->side()), context);
     }
     // The parts of assembled windows this rank holds, copied in on its stream.
