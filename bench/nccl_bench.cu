@@ -18,8 +18,8 @@
 //
 // --placement: where the output is computed (distributed_options::placement): equal shares in
 // rank order (balanced), or each piece on the rank holding most of it (owner); a row each, with
-// the bytes each moves (default both). --stages: the moves in S exchanges overlapped with the
-// local calls (distributed_options::stages; default 0: the library's, 1: one exchange).
+// the bytes each moves (default both). --stages: the moves in S stages overlapped with the
+// local calls (distributed_options::stages; default 0: the library's, 1: one stage).
 // --spread: uniform (A and B interleaved: every window stays where it is), shifted (B's keys
 // half the range above A's: half of each input moves), disjoint (A before B: half moves).
 // Machines whose NVLink multicast is not usable need NCCL_NVLS_ENABLE=0 (the H200 machines).

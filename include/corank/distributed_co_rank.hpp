@@ -444,8 +444,9 @@ struct distributed_piece {
 // A[splits[p].a, splits[p + 1].a) and B[splits[p].b, splits[p + 1].b), the path's splits at
 // diagonals[p] and diagonals[p + 1]; a rank's output is its pieces' outputs in path order.
 // Pieces whose elements move are cut further into parts, each moving in one of the stages
-// (distributed_options::stages, round robin along the piece): stage s's moves are one
-// exchange, and a part's op runs once its stage has arrived.
+// (distributed_options::stages, round robin along the piece): stage s's moves are exchanged
+// together (in rounds, detail/forms/exchange_rounds.hpp), and a part's op runs once its stage
+// has arrived.
 struct distributed_plan {
   partitioning partition = partitioning::merge_path;
   distributed_placement placement = distributed_placement::balanced;
@@ -454,7 +455,7 @@ struct distributed_plan {
   std::vector<index_t> diagonals;         // pieces() + 1, from 0 to m + n, not decreasing
   std::vector<split<index_t>> splits;     // the path's splits there, from (0, 0) to (m, n)
   std::vector<int> owners;                // pieces(): the rank computing each piece
-  std::vector<int> stages;                // pieces(): the exchange its elements move in
+  std::vector<int> stages;                // pieces(): the stage its elements move in
   int rounds = 0;                         // the search's exchanges after the first (sizes and boundary keys)
 
   int ranks() const { return int(a_sizes.size()); }

@@ -125,9 +125,10 @@ struct distributed_options {
   // Where the output is computed (plan()): equal shares in rank order, or where the inputs
   // lie (distributed_co_rank.hpp, distributed_placement).
   distributed_placement placement = distributed_placement::balanced;
-  // plan(): pieces whose elements move are cut into this many stages, each one exchange, so
-  // that a piece's op runs while the next stage arrives (0: 1, one exchange; at most 64;
-  // docs/decisions.md, "The windows' moves in stages", has what more stages measured).
+  // plan(): pieces whose elements move are cut into this many stages, each its own exchanges
+  // (in rounds: a rank sends to one peer and hears from one at a time), so that a piece's op
+  // runs while the next stage arrives (0: 1 stage; at most 64; docs/decisions.md, "The
+  // windows' moves in stages", has what more stages measured).
   int stages = 0;
   // The run: where given, gets the result's pieces in order (which rank holds each, where, how
   // many elements), the same on every rank. A set operation's sizes take one more all-gather

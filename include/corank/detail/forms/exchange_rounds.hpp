@@ -5,10 +5,10 @@
 // from two others at other distances waits for turns: on 4 x H200 the disjoint inputs' moves
 // took 14.7 ms in one group and 12.25 ms in two such rounds (bench/RESULTS.md, "Four GPUs").
 // The rounds colour the pairs (sender, receiver) as the edges of a bipartite graph, with as
-// many colours as the most pairs one rank sends or receives in (König's theorem: where a
-// pair's sender and receiver have no colour free in common, the path of the two colours
-// from its receiver swaps them), the largest pairs first. Every rank computes the same rounds
-// from the plan, so their exchanges match. Plain C++.
+// many colours as the most pairs one rank sends in or receives in (König's theorem: where the
+// sender's first free colour is taken at the receiver, the path of that colour and one free
+// at the receiver, from the receiver on, swaps the two), the largest pairs first. Every rank
+// computes the same rounds from the plan, so their exchanges match. Plain C++.
 
 #include <corank/distributed_co_rank.hpp>
 #include <corank/detail/forms/distributed_windows.hpp>
