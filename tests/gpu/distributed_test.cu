@@ -291,4 +291,34 @@ TEST_F(DistributedInProcessOptions, EveryRankThrowsForOneRanksProblem) {
   }
 }
 
+// Disjoint inputs on 2 ranks: each rank's piece is of one input alone and lands in the output
+// without a local call. Rank 1's A is out of order inside (5 7 6 8): the merge writes rank 0's
+// output as the windows are, the set operations find it, as their local call would have.
+TEST_F(DistributedInProcessOptions, PiecesOfOneInputLandInTheOutputAndAreChecked) {
+  std::vector<std::string> said(2);
+  const auto errors = run_in_process(2, 0, [&](int r, in_process_transport& t) {
+    stream_guard st;
+    const device_buffer<std::int64_t> a(r == 0 ? std::vector<std::int64_t>{1, 2, 3, 4} : std::vector<std::int64_t>{5, 7, 6, 8});
+    const device_buffer<std::int64_t> b(std::vector<std::int64_t>{100 + 4 * r, 101 + 4 * r, 102 + 4 * r, 103 + 4 * r});
+    device_buffer<std::int64_t> out(10);
+    out.fill_poison();
+    std::string& text = said[std::size_t(r)];
+    const corank::distributed_keys_operation<corank::ops::merge_op> merge{};
+    const index_t merged = merge(a.data(), 4, b.data(), 4, out.data(), t, corank::less{}, st.stream);
+    cuda_check(cudaStreamSynchronize(st.stream), "merge");
+    const std::vector<std::int64_t> got = out.to_host();
+    text += "merge " + std::to_string(merged) + ":";
+    for (index_t i = 0; i < merged; ++i) text += " " + std::to_string(got[std::size_t(i)]);
+    const corank::distributed_keys_operation<corank::ops::set_union_op> set_union{};
+    try {
+      text += "; union " + std::to_string(set_union(a.data(), 4, b.data(), 4, out.data(), t, corank::less{}, st.stream));
+    } catch (const corank::unsorted_input&) {
+      text += "; union unsorted";
+    }
+  });
+  ASSERT_EQ(first_error(errors), "");
+  EXPECT_EQ(said[0], "merge 8: 1 2 3 4 5 7 6 8; union unsorted");
+  EXPECT_EQ(said[1], "merge 8: 100 101 102 103 104 105 106 107; union 8");
+}
+
 }  // namespace

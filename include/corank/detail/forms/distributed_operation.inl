@@ -9,6 +9,7 @@
 // every rank on the same data, so every rank gets the same plan without further agreement.
 
 #include <corank/balanced_path.hpp>
+#include <corank/check_sorted.cuh>
 #include <corank/detail/dispatch/dispatch.cuh>
 #include <corank/detail/dispatch/distributed_gather_dispatch.cuh>
 #include <corank/detail/forms/distributed_placement.hpp>
@@ -533,23 +534,45 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
   const std::size_t element[2] = {sizeof(Key), sizeof(Value)};
   std::size_t bytes = 0;
   bool moves = false;  // this rank sends or receives
+  // A piece of one input alone whose op takes every element of it (a merge's, a union's, the
+  // first input's of a difference) is its window: that lands in the output directly, no
+  // buffer, no local call (direct), where its offset in this rank's output (out_at) is known
+  // before anything moves: always for a merge, for the other ops where only such pieces
+  // precede it.
+  std::vector<bool> direct;
+  std::vector<index_t> out_at;
+  const auto takes_all = [&](int p) {
+    const bool a_only = plan.piece_a(p) > 0 && plan.piece_b(p) == 0;
+    const bool b_only = plan.piece_b(p) > 0 && plan.piece_a(p) == 0;
+    return (a_only && op(relation::a_first) == take_a()) || (b_only && op(relation::b_first) == take_b());
+  };
   // Each stage's moves in rounds (exchange_rounds.hpp), from what every rank sends every other.
   std::vector<exchange_rounds> stage_rounds(static_cast<std::size_t>(stages));
   if (plan_ok) {
     const std::vector<index_t> starts[2] = {starts_of(plan.a_sizes), starts_of(plan.b_sizes)};
     stage_rounds = rounds_of_stages(plan, sizeof(Key) + (with_values ? sizeof(Value) : 0));
+    index_t placed = 0;
+    bool placed_known = true;  // out_at is known for this rank's next piece
     for (int p = 0; p < pieces; ++p) {
       const split<index_t> from = plan.splits[std::size_t(p)], to = plan.splits[std::size_t(p) + 1];
       const int owner = plan.owners[std::size_t(p)];
       parts[0].push_back(piece_side_of(starts[0], from.a, to.a, owner, rank));
       parts[1].push_back(piece_side_of(starts[1], from.b, to.b, owner, rank));
+      const bool owned = owner == rank, copies = owned && takes_all(p);
+      const bool moving = !parts[from.a == to.a ? 1 : 0].back().in_place;
+      direct.push_back(writes && copies && moving && (size_known || placed_known));
+      out_at.push_back(placed);
+      if (owned) placed += plan.piece_a(p) + plan.piece_b(p);
+      if (owned && !copies) placed_known = false;
       for (int side = 0; side < 2; ++side) {
         const piece_side& ps = parts[side].back();
         moves = moves || ps.send.peer >= 0 || !ps.receives.empty();
         for (int kind_of = 0; kind_of < 2; ++kind_of) {
           at[kind_of][side].push_back(bytes);
           if (kind_of == 1 && !with_values) continue;
-          if (owner == rank && !ps.in_place) bytes += align_up(std::size_t(ps.end - ps.begin) * element[kind_of]);
+          if (owner == rank && !ps.in_place && !direct.back()) {
+            bytes += align_up(std::size_t(ps.end - ps.begin) * element[kind_of]);
+          }
         }
       }
     }
@@ -571,6 +594,16 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
   }
   const index_t own_begin[2] = {plan_ok ? starts_of(plan.a_sizes)[std::size_t(rank)] : 0,
                                 plan_ok ? starts_of(plan.b_sizes)[std::size_t(rank)] : 0};
+  // Where piece p's window of one input and kind is assembled: its buffer, or the output.
+  const auto assembly = [&](int kind_of, int side, int p) -> char* {
+    if constexpr (writes) {
+      if (direct[std::size_t(p)]) {
+        if (kind_of == 0) return reinterpret_cast<char*>(keys_out + out_at[std::size_t(p)]);
+        if constexpr (with_values) return reinterpret_cast<char*>(values_out + out_at[std::size_t(p)]);
+      }
+    }
+    return windows.bytes() + at[kind_of][side][std::size_t(p)];
+  };
   // Piece p's window of one input and kind, where the op reads it.
   const auto window = [&](int kind_of, int side, int p) -> const char* {
     const piece_side& ps = parts[side][std::size_t(p)];
@@ -661,7 +694,7 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
                                  own[kind_of][side_of] + std::size_t(ps.send.begin - own_begin[side_of]) * size,
                                  std::size_t(ps.send.size()) * size});
               }
-              char* assembled = windows.bytes() + at[kind_of][side_of][std::size_t(p)];
+              char* assembled = assembly(kind_of, side_of, p);
               for (const window_piece& piece : ps.receives) {
                 if (in.round(piece.peer, rank) != k) continue;
                 receives.push_back({piece.peer, assembled + std::size_t(piece.begin - ps.begin) * size,
@@ -674,15 +707,15 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
       }
       if (side) CORANK_TRY(cudaEventRecord(side->arrived(s), side->side()), context);
     }
-    // The parts of assembled windows this rank holds, copied in on its stream.
+    // The parts of assembled windows this rank holds, copied in on its stream (into the
+    // output where the window is a piece's output).
     for (const int p : mine) {
       for (int kind_of = 0; kind_of < (with_values ? 2 : 1); ++kind_of) {
         for (int side_of = 0; side_of < 2; ++side_of) {
           const piece_side& ps = parts[side_of][std::size_t(p)];
           if (ps.in_place || ps.kept_end <= ps.kept_begin) continue;
           const std::size_t size = element[kind_of];
-          CORANK_TRY(cudaMemcpyAsync(windows.bytes() + at[kind_of][side_of][std::size_t(p)] +
-                                         std::size_t(ps.kept_begin - ps.begin) * size,
+          CORANK_TRY(cudaMemcpyAsync(assembly(kind_of, side_of, p) + std::size_t(ps.kept_begin - ps.begin) * size,
                                      own[kind_of][side_of] + std::size_t(ps.kept_begin - own_begin[side_of]) * size,
                                      std::size_t(ps.kept_end - ps.kept_begin) * size, cudaMemcpyDeviceToDevice, stream),
                      context);
@@ -709,6 +742,7 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
           if (s >= 0) CORANK_TRY(cudaStreamWaitEvent(stream, side->arrived(s), 0), context);
           for (std::size_t x = 0; x < mine.size(); ++x) {
             const int p = mine[x];
+            if (direct[std::size_t(p)]) continue;  // its window is its output
             if (waits(p) ? plan.stages[std::size_t(p)] == s : s == -1) run_piece(p, offset[x]);
           }
           if (!side) break;
@@ -716,7 +750,17 @@ index_t run_distributed(const char* context, const Op& op, const distributed_pla
       } else {
         for (const int p : mine) {
           if (waits(p)) CORANK_TRY(cudaStreamWaitEvent(stream, side->arrived(plan.stages[std::size_t(p)]), 0), context);
-          sizes.push_back(run_piece(p, count));
+          if (direct[std::size_t(p)]) {  // its window is its output: checked as its call would
+            const index_t size = plan.piece_a(p) + plan.piece_b(p);
+            if constexpr (writes) {
+              if (corank::find_unsorted(keys_out + count, keys_out + count + size, comp, stream) != size) {
+                throw unsorted_input(context);
+              }
+            }
+            sizes.push_back(size);
+          } else {
+            sizes.push_back(run_piece(p, count));
+          }
           count += sizes.back();
         }
       }
