@@ -512,6 +512,27 @@ def test_chunks_held_where_a_partition_runs_are_not_sliced_apart(client, rng):
         assert ref.same(merged, corank.merge(a, b)) and ref.same(union, corank.set_union(a, b)), where_b
 
 
+def test_the_samples_are_one_task_per_worker_holding_chunks(client, rng, monkeypatch):
+    """The call's first compute (each chunk's size and sampled keys) takes one task per worker
+    for the chunks it holds, since a compute costs by its tasks; with check_sorted, where each
+    chunk is read whole, one per chunk. The results are the single call's."""
+    from corank.dask import _chunks
+    computed = []
+    run = _chunks._run
+    monkeypatch.setattr(_chunks, "_run", lambda name, tasks, arrays: computed.append((name, len(tasks))) or
+                        run(name, tasks, arrays))
+    workers = sorted(client.scheduler_info()["workers"])
+    a, b = ref.SHAPES["interleaved"](rng, "int64", 6000)
+    A = client.persist(da.from_array(a, chunks=500, name=False), workers=[workers[0]], allow_other_workers=False)
+    B = client.persist(da.from_array(b, chunks=400, name=False), workers=[workers[1]], allow_other_workers=False)
+    distributed.wait([A, B])
+    for check, tasks in ((False, 2), (True, A.numblocks[0] + B.numblocks[0])):
+        computed.clear()
+        merged = cd.merge(A, B, npartitions=4, check_sorted=check).compute()
+        assert ref.same(merged, corank.merge(a, b))
+        assert [n for name, n in computed if name.startswith("corank-chunks-")] == [tasks], computed
+
+
 def test_threads_zero_is_each_workers_share(monkeypatch, rng):
     """threads=0 (the default) gives each partition's call its worker's share of the hardware
     threads, not every one: on a worker of 3 threads, running 3 calls at once, a third. An

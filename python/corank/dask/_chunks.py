@@ -56,6 +56,11 @@ def _summary(chunk, keys, check_inside, samples):
     return kind, size, sampled, unsorted
 
 
+def _summaries(chunks, keys, check_inside, samples):
+    """_summary of each of the chunks (the chunks one worker holds, in one task)."""
+    return [_summary(chunk, k, check_inside, s) for chunk, k, s in zip(chunks, keys, samples)]
+
+
 def _take(chunk, local):
     xp = _module(chunk)
     return to_host(chunk[xp.asarray(local)])
@@ -100,15 +105,26 @@ def describe(name, inputs, check_sorted, assume_sorted):
     keys out of order across chunks (inside chunks too with check_sorted)."""
     token = tokenize(*[x.array.name for x in inputs], check_sorted)
     layer = f"corank-chunks-{token}"
-    tasks = {}
     samples = [chunk_samples(x.array.numblocks[0]) for x in inputs]
+    # One task per distributed worker for the chunks it holds (a compute's cost grows with its
+    # tasks: 32 chunks on 4 workers take 4), one per chunk where none holds it, under the local
+    # schedulers, and where each chunk is read whole (check_sorted: the chunks' threads).
+    _locate(inputs)
+    groups = {}
     for number, x in enumerate(inputs):
         for block in range(x.array.numblocks[0]):
-            tasks[(layer, number, block)] = (_summary, (x.array.name, block), x.keys, check_sorted, samples[number])
-    results = iter(_run(layer, tasks, [x.array for x in inputs]))
+            worker = x.workers[block]
+            together = worker not in (None, LOCAL) and not check_sorted
+            groups.setdefault((layer, "worker", worker) if together else (layer, number, block), []).append((number, block))
+    tasks = {key: (_summaries, [(inputs[n].array.name, b) for n, b in members], [inputs[n].keys for n, _ in members],
+                   check_sorted, [samples[n] for n, _ in members])
+             for key, members in groups.items()}
+    per_block = [[None] * x.array.numblocks[0] for x in inputs]
+    for members, got in zip(groups.values(), _run(layer, tasks, [x.array for x in inputs])):
+        for (number, block), summary in zip(members, got):
+            per_block[number][block] = summary
     first_kind = None
-    for x, per_chunk in zip(inputs, samples):
-        summaries = [next(results) for _ in range(x.array.numblocks[0])]
+    for x, per_chunk, summaries in zip(inputs, samples, per_block):
         for block, (kind, _, _, _) in enumerate(summaries):
             if kind not in KINDS:
                 raise TypeError(f"{name}: `{x.what}` has chunks of type {kind} (chunk {block}); corank.dask takes "
@@ -133,7 +149,6 @@ def describe(name, inputs, check_sorted, assume_sorted):
                              x.array.dtype)
             if not assume_sorted:
                 _check_sorted(name, x, summaries)
-    _locate(inputs)
     return inputs
 
 
