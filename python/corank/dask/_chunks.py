@@ -115,7 +115,8 @@ def describe(name, inputs, check_sorted, assume_sorted):
         for block in range(x.array.numblocks[0]):
             worker = x.workers[block]
             together = worker not in (None, LOCAL) and not check_sorted
-            groups.setdefault((layer, "worker", worker) if together else (layer, number, block), []).append((number, block))
+            key = (layer, "worker", worker) if together else (layer, number, block)
+            groups.setdefault(key, []).append((number, block))
     tasks = {key: (_summaries, [(inputs[n].array.name, b) for n, b in members], [inputs[n].keys for n, _ in members],
                    check_sorted, [samples[n] for n, _ in members])
              for key, members in groups.items()}
