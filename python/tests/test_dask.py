@@ -512,6 +512,39 @@ def test_chunks_held_where_a_partition_runs_are_not_sliced_apart(client, rng):
         assert ref.same(merged, corank.merge(a, b)) and ref.same(union, corank.set_union(a, b)), where_b
 
 
+def test_the_samples_of_held_chunks_are_read_where_they_lie(client, rng, monkeypatch):
+    """The call's first read (each chunk's size and sampled keys) asks each worker for the
+    chunks it holds in one Client.run call, no task; where that call fails, one task per
+    worker; with check_sorted, where each chunk is read whole, one task per chunk; chunks no
+    worker holds yet, a task each. The results are the single call's."""
+    from corank.dask import _chunks
+    computed = []
+    run = _chunks._run
+    monkeypatch.setattr(_chunks, "_run", lambda name, tasks, arrays: computed.append((name, len(tasks))) or
+                        run(name, tasks, arrays))
+    workers = sorted(client.scheduler_info()["workers"])
+    a, b = ref.SHAPES["interleaved"](rng, "int64", 6000)
+    A = client.persist(da.from_array(a, chunks=500, name=False), workers=[workers[0]], allow_other_workers=False)
+    B = client.persist(da.from_array(b, chunks=400, name=False), workers=[workers[1]], allow_other_workers=False)
+    distributed.wait([A, B])
+    blocks = A.numblocks[0] + B.numblocks[0]
+
+    def failing_run(*args, **kwargs):
+        raise OSError("a worker is gone")
+
+    cases = [("held", A, B, False, 0), ("check_sorted", A, B, True, blocks),
+             ("not held", da.from_array(a, chunks=500), da.from_array(b, chunks=400), False, blocks),
+             ("run fails", A, B, False, 2)]
+    for what, x, y, check, tasks in cases:
+        computed.clear()
+        with monkeypatch.context() as m:
+            if what == "run fails":
+                m.setattr(client, "run", failing_run)
+            merged = cd.merge(x, y, npartitions=4, check_sorted=check).compute()
+        assert ref.same(merged, corank.merge(a, b)), what
+        assert [n for name, n in computed if name.startswith("corank-chunks-")] == [tasks], (what, computed)
+
+
 def test_threads_zero_is_each_workers_share(monkeypatch, rng):
     """threads=0 (the default) gives each partition's call its worker's share of the hardware
     threads, not every one: on a worker of 3 threads, running 3 calls at once, a third. An

@@ -56,6 +56,19 @@ def _summary(chunk, keys, check_inside, samples):
     return kind, size, sampled, unsorted
 
 
+def _summaries(chunks, keys, check_inside, samples):
+    """_summary of each of the chunks (the chunks one worker holds, in one task)."""
+    return [_summary(chunk, k, check_inside, s) for chunk, k, s in zip(chunks, keys, samples)]
+
+
+def _held_summaries(wanted, dask_worker):
+    """On a worker (Client.run): _summary of each chunk it was asked for that it still holds,
+    None for one it no longer does."""
+    data = dask_worker.data
+    return [_summary(data[key], keys, False, samples) if key in data else None
+            for key, keys, samples in wanted.get(dask_worker.address, [])]
+
+
 def _take(chunk, local):
     xp = _module(chunk)
     return to_host(chunk[xp.asarray(local)])
@@ -87,6 +100,7 @@ class Input:
         self.kind = None
         self.offsets = None  # int64, blocks + 1
         self.workers = None  # per block, the address of the worker that held it (None: no distributed worker)
+        self.sources = None  # per block, the key whose result is its chunk (_source)
         self.side = None
 
     @property
@@ -100,15 +114,33 @@ def describe(name, inputs, check_sorted, assume_sorted):
     keys out of order across chunks (inside chunks too with check_sorted)."""
     token = tokenize(*[x.array.name for x in inputs], check_sorted)
     layer = f"corank-chunks-{token}"
-    tasks = {}
     samples = [chunk_samples(x.array.numblocks[0]) for x in inputs]
+    per_block = [[None] * x.array.numblocks[0] for x in inputs]
+    # The chunks distributed workers hold are read where they lie, one call on each holder and
+    # no task (a compute costs about a floor whatever its tasks, bench/RESULTS.md); the rest in
+    # one compute: a task per worker for the chunks it holds (where the read found them gone),
+    # one per chunk where none holds it, under the local schedulers, and where each chunk is
+    # read whole (check_sorted: the chunks' threads).
+    client = _locate(inputs)
+    if client is not None and not check_sorted:
+        _read_held(client, inputs, samples, per_block)
+    groups = {}
     for number, x in enumerate(inputs):
         for block in range(x.array.numblocks[0]):
-            tasks[(layer, number, block)] = (_summary, (x.array.name, block), x.keys, check_sorted, samples[number])
-    results = iter(_run(layer, tasks, [x.array for x in inputs]))
+            if per_block[number][block] is not None:
+                continue
+            worker = x.workers[block]
+            together = worker not in (None, LOCAL) and not check_sorted
+            key = (layer, "worker", worker) if together else (layer, number, block)
+            groups.setdefault(key, []).append((number, block))
+    tasks = {key: (_summaries, [(inputs[n].array.name, b) for n, b in members], [inputs[n].keys for n, _ in members],
+                   check_sorted, [samples[n] for n, _ in members])
+             for key, members in groups.items()}
+    for members, got in zip(groups.values(), _run(layer, tasks, [x.array for x in inputs])):
+        for (number, block), summary in zip(members, got):
+            per_block[number][block] = summary
     first_kind = None
-    for x, per_chunk in zip(inputs, samples):
-        summaries = [next(results) for _ in range(x.array.numblocks[0])]
+    for x, per_chunk, summaries in zip(inputs, samples, per_block):
         for block, (kind, _, _, _) in enumerate(summaries):
             if kind not in KINDS:
                 raise TypeError(f"{name}: `{x.what}` has chunks of type {kind} (chunk {block}); corank.dask takes "
@@ -133,15 +165,36 @@ def describe(name, inputs, check_sorted, assume_sorted):
                              x.array.dtype)
             if not assume_sorted:
                 _check_sorted(name, x, summaries)
-    _locate(inputs)
     return inputs
+
+
+def _read_held(client, inputs, samples, per_block):
+    """Fills per_block[input][block] with the summaries of the chunks distributed workers hold,
+    read by one Client.run call on each holder at once; leaves None where a worker no longer
+    holds the chunk or the call fails (the compute reads those)."""
+    wanted = {}
+    for number, x in enumerate(inputs):
+        for block, (worker, key) in enumerate(zip(x.workers, x.sources)):
+            if worker not in (None, LOCAL):
+                wanted.setdefault(worker, []).append((number, block, key, x.keys, samples[number]))
+    if not wanted:
+        return
+    asked = {worker: [(key, keys, s) for _, _, key, keys, s in members] for worker, members in wanted.items()}
+    try:
+        answers = client.run(_held_summaries, asked, workers=list(wanted))
+    except Exception:  # a worker gone or failing: the compute reads its chunks instead
+        return
+    for worker, members in wanted.items():
+        for (number, block, *_), summary in zip(members, answers.get(worker) or []):
+            per_block[number][block] = summary
 
 
 def _locate(inputs):
     """Each Input's workers: per block, the distributed worker that holds its chunk (the
     scheduler's who_has, a round trip to the scheduler alone), None where none holds it yet
     (a chunk computed with the result); all LOCAL under Dask's local schedulers, where every
-    chunk is in this process."""
+    chunk is in this process. Also each block's source key. Returns the distributed client, or
+    None under the local schedulers."""
     client = None
     try:
         from distributed import default_client
@@ -150,15 +203,18 @@ def _locate(inputs):
             client = None
     except (ImportError, ValueError):
         pass
+    sources = [[_source(x.array.__dask_graph__(), (x.array.name, block)) for block in range(x.array.numblocks[0])]
+               for x in inputs]
+    for x, keys in zip(inputs, sources):
+        x.sources = keys
     if client is None:
         for x in inputs:
             x.workers = [LOCAL] * x.array.numblocks[0]
-        return
-    sources = [[_source(x.array.__dask_graph__(), (x.array.name, block)) for block in range(x.array.numblocks[0])]
-               for x in inputs]
+        return None
     held = client.sync(client.scheduler.who_has, keys=[key for keys in sources for key in keys])
     for x, keys in zip(inputs, sources):
         x.workers = [min(held.get(key) or (None,), key=str) for key in keys]
+    return client
 
 
 def _source(graph, key):
