@@ -582,8 +582,9 @@ class tile_agent {
         t.walk_start = first_start + k;
         walk_tile<steps, true, true>(op_, comp_, a_keys, from.a, min(start_a(starts[k + 1]), to.a), b_keys, from.b,
                                      min(start_b(starts[k + 1]), to.b), t.out, t.begin.a > 0, t.begin.b > 0,
-                                     segment_ends<step_mask<steps>>{starts, k + 1, last, pack_start(to.a, to.b),
-                                                                    labels_outputs ? &t.entered_start : nullptr});
+                                     segment_ends<step_mask<steps>, Rule::piece_ends_at_neighbour>{
+                                         starts, k + 1, last, pack_start(to.a, to.b),
+                                         labels_outputs ? &t.entered_start : nullptr});
       }
     }
     if constexpr (Rule::piece_ends_at_neighbour) {

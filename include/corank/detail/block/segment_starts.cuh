@@ -115,8 +115,10 @@ __device__ __forceinline__ int segment_start_at(const segment_start* starts, int
 // piece's end, so that every step inside it takes one of its elements. Where `entered` is
 // given, it gets a bit for each step before which the walk moved on to a start (the steps are
 // counted here, a call per step; steps past the piece's end may get one too: they write
-// nothing, and compact clamps the labels).
-template <class Mask = unsigned>
+// nothing, and compact clamps the labels). PieceEndsInside false: the piece ends at the
+// windows' ends (a merge's), where every staged start lies already, so a segment's end needs
+// no clamp to it (two instructions a step, the walk being unrolled).
+template <class Mask = unsigned, bool PieceEndsInside = true>
 struct segment_ends {
   const segment_start* starts;
   int next, last;
@@ -129,8 +131,13 @@ struct segment_ends {
     if (!a_at.left() && !b_at.left()) {
       next = next < last ? next + 1 : last;
       const segment_start end = starts[next];
-      a_at.set_end(a, min(start_a(end), start_a(piece_end)));
-      b_at.set_end(b, min(start_b(end), start_b(piece_end)));
+      if constexpr (PieceEndsInside) {
+        a_at.set_end(a, min(start_a(end), start_a(piece_end)));
+        b_at.set_end(b, min(start_b(end), start_b(piece_end)));
+      } else {
+        a_at.set_end(a, start_a(end));
+        b_at.set_end(b, start_b(end));
+      }
       if (!a_at.left() && !b_at.left()) {
         a_at.set_end(a, start_a(piece_end));
         b_at.set_end(b, start_b(piece_end));
