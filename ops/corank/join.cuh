@@ -43,7 +43,9 @@
 //   the runs into the offsets (exclusive prefix sums). The expansion cuts the merge path of
 //   the offsets and the output positions into tiles of 2048 steps (positions plus left
 //   elements), each staged in shared memory, its positions taken in strides of the block so
-//   that the stores of both columns are coalesced. A tile holds at most that many positions
+//   that the stores of both columns are coalesced; a position's left element is found by a
+//   binary search of the staged offsets, or, with 1.5 pairs or more a left element, by a
+//   walk of the tile's merge path. A tile holds at most that many positions
 //   however the pairs fall on the keys (a key with 10^4 copies on each side is 10^8 outputs
 //   over every tile, not one thread's loop). O(m + n + pairs) work; temporary storage about
 //   2m index_t.

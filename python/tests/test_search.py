@@ -58,6 +58,13 @@ def test_assume_sorted_skips_the_reads_and_check_sorted_checks(rng):
     for check in (True, False):
         assert ref.same(corank.searchsorted(a, v, assume_sorted=True, check_sorted=check), np.searchsorted(a, v))
         assert ref.same(corank.isin(v, a, assume_sorted=True, check_sorted=check), np.isin(v, a))
+    # Nothing checked: the count is left where the call ran, the answers cut to the queries' length.
+    for a_, v_ in ((a, v[:0]), (a[:0], v), (a[:0], v[:0]), (a, v[:1])):
+        for side in ("left", "right"):
+            assert ref.same(corank.searchsorted(a_, v_, side=side, assume_sorted=True, check_sorted=False),
+                            np.searchsorted(a_, v_, side=side))
+        assert ref.same(corank.isin(v_, a_, assume_sorted=True, check_sorted=False), np.isin(v_, a_))
+    assert corank.searchsorted(a, 50, assume_sorted=True, check_sorted=False) == np.searchsorted(a, 50)
     with pytest.raises(ValueError, match=re.escape("corank.searchsorted: `v` is not sorted: v[1] comes before v[0]")):
         corank.searchsorted(a, [5, 3], assume_sorted=True)
     with pytest.raises(ValueError, match=re.escape("corank.isin: `test_elements` is not sorted")):
