@@ -87,8 +87,9 @@
 //   plus the search's P (3 words + 4 keys) and a few rounds of about 2^12 keys per side in all;
 //   then operation.cuh's cost on its pieces ((m + n) / P elements, balanced), of which only the
 //   last stage's comes after the moves; a piece of one input alone whose op takes all of it (a
-//   merge's, a union's) is received into the output: no call (set operations: a check of its
-//   order, one read).
+//   merge's, a union's) that moves is received into the output where its offset is known before
+//   the moves (always for a merge; for the other ops where only such pieces precede it): no
+//   call (set operations: a check of its order, one read).
 // - Not here: the paired intersection, ops that see run starts, graph capture (the search
 //   waits for the host), several partitions per rank, balancing the owner placement's work.
 

@@ -100,11 +100,9 @@ def _argsort(lib, x):
     return lib.argsort(x, kind="stable") if lib is np else lib.argsort(x)
 
 
-def _search(op, name, a, v, lib, v_sorted, stream, threads, names, trusted=False):
+def _search(op, name, a, v, lib, v_sorted, stream, threads, names):
     """op (a search) of v in sorted a, by the plan for their sizes. v_sorted: whether v is
-    known to be sorted (else one read finds out). trusted: the caller asked for no checks
-    (assume_sorted=True, check_sorted=False), so the sorted search's own finding is not read
-    back and the call returns before the GPU is done."""
+    known to be sorted (else one read finds out)."""
     # Arrays of other producers (lib None) have no len() and always take the sorted search.
     if v_sorted:
         first = m = len(v) if lib is not None else 0
@@ -115,9 +113,6 @@ def _search(op, name, a, v, lib, v_sorted, stream, threads, names, trusted=False
         if first != m:
             raise TypeError(f"{name}: `{names[0]}` is not sorted, and corank sorts only NumPy, CuPy and PyTorch "
                             "arrays; sort it first")
-        if trusted and lib is not None:
-            return r.run(op, name, v, a, stream=stream, threads=threads, copy=True, names=names,
-                         count_on_device=True)[0][:m]
         return r.run(op, name, v, a, stream=stream, threads=threads, copy=True, names=names)
     if plan == "sort":
         order = _argsort(lib, v)
@@ -142,9 +137,7 @@ def searchsorted(a, v, side="left", sorter=None, *, assume_sorted=False, check_s
     check_sorted : check what must be sorted first, one read each: a (a[sorter]), and v with
         assume_sorted=True; an unsorted one raises ValueError (NumPy returns meaningless
         indices for an unsorted a). False skips the reads; an unsorted input then gives
-        unspecified indices within [0, len(a)], or ValueError. With assume_sorted=True too,
-        nothing is checked: on a GPU the call returns without waiting for it, and unsorted
-        inputs give unspecified results.
+        unspecified indices within [0, len(a)], or ValueError.
 
     Sorted v (found so by one read) is searched in one pass over v and a, O(len(v) + len(a)),
     unless v is short enough that binary searches cost less (the library's searchsorted,
@@ -175,8 +168,7 @@ def searchsorted(a, v, side="left", sorter=None, *, assume_sorted=False, check_s
         if assume_sorted:
             _sorted(name, queries, "v", lq, True, True, stream)
     op = r.UPPER_BOUND if side == "right" else r.LOWER_BOUND
-    answers = _search(op, name, haystack, queries, lib, assume_sorted, stream, threads, ("v", "a"),
-                      trusted=assume_sorted and not check_sorted)
+    answers = _search(op, name, haystack, queries, lib, assume_sorted, stream, threads, ("v", "a"))
     return _like_input(lq, answers, shape)
 
 
@@ -210,9 +202,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     assume_sorted : False (default): each input's order is found by one read. True: both are
         sorted ascending (NaNs last).
     check_sorted : with assume_sorted=True, check that they are (one read of each); an unsorted
-        one raises ValueError. Default True. With assume_sorted=True and check_sorted=False
-        nothing is checked: on a GPU the call returns without waiting for it, and unsorted
-        inputs give unspecified flags.
+        one raises ValueError. Default True.
 
     Sorted element is found in one pass over both, O(len(element) + len(test_elements));
     other cases as in corank.searchsorted.
@@ -239,8 +229,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if assume_sorted and check_sorted:
         _sorted(name, e, "element", le, True, True, stream)
     op = r.NOT_CONTAINS if invert else r.CONTAINS
-    flags = _search(op, name, t_, e, lib, assume_sorted, stream, threads, ("element", "test_elements"),
-                    trusted=assume_sorted and not check_sorted)
+    flags = _search(op, name, t_, e, lib, assume_sorted, stream, threads, ("element", "test_elements"))
     # corank's NaNs are one value; NumPy's NaN is in nothing (invert: not in everything).
     if lib is not None and _is_float(e) and len(t_) and bool(lib.isnan(t_[-1])):
         flags[lib.isnan(e)] = bool(invert)
