@@ -515,8 +515,9 @@ def test_chunks_held_where_a_partition_runs_are_not_sliced_apart(client, rng):
 def test_the_samples_of_held_chunks_are_read_where_they_lie(client, rng, monkeypatch):
     """The call's first read (each chunk's size and sampled keys) asks each worker for the
     chunks it holds in one Client.run call, no task; where that call fails, one task per
-    worker; with check_sorted, where each chunk is read whole, one task per chunk; chunks no
-    worker holds yet, a task each. The results are the single call's."""
+    worker (only for the chunks of a worker whose part of the call failed); with check_sorted,
+    where each chunk is read whole, one task per chunk; chunks no worker holds yet, a task each.
+    The results are the single call's."""
     from corank.dask import _chunks
     computed = []
     run = _chunks._run
@@ -532,14 +533,23 @@ def test_the_samples_of_held_chunks_are_read_where_they_lie(client, rng, monkeyp
     def failing_run(*args, **kwargs):
         raise OSError("a worker is gone")
 
+    real_run = client.run
+
+    def one_worker_failing(*args, **kwargs):  # as Client.run returns a worker's error with on_error="return"
+        answers = real_run(*args, **kwargs)
+        answers[workers[1]] = OSError("this worker failed")
+        return answers
+
     cases = [("held", A, B, False, 0), ("check_sorted", A, B, True, blocks),
              ("not held", da.from_array(a, chunks=500), da.from_array(b, chunks=400), False, blocks),
-             ("run fails", A, B, False, 2)]
+             ("run fails", A, B, False, 2), ("one worker fails", A, B, False, 1)]
     for what, x, y, check, tasks in cases:
         computed.clear()
         with monkeypatch.context() as m:
             if what == "run fails":
                 m.setattr(client, "run", failing_run)
+            if what == "one worker fails":
+                m.setattr(client, "run", one_worker_failing)
             merged = cd.merge(x, y, npartitions=4, check_sorted=check).compute()
         assert ref.same(merged, corank.merge(a, b)), what
         assert [n for name, n in computed if name.startswith("corank-chunks-")] == [tasks], (what, computed)

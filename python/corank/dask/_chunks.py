@@ -171,7 +171,7 @@ def describe(name, inputs, check_sorted, assume_sorted):
 def _read_held(client, inputs, samples, per_block):
     """Fills per_block[input][block] with the summaries of the chunks distributed workers hold,
     read by one Client.run call on each holder at once; leaves None where a worker no longer
-    holds the chunk or the call fails (the compute reads those)."""
+    holds the chunk or its call fails (the compute reads those)."""
     wanted = {}
     for number, x in enumerate(inputs):
         for block, (worker, key) in enumerate(zip(x.workers, x.sources)):
@@ -180,12 +180,15 @@ def _read_held(client, inputs, samples, per_block):
     if not wanted:
         return
     asked = {worker: [(key, keys, s) for _, _, key, keys, s in members] for worker, members in wanted.items()}
-    try:
-        answers = client.run(_held_summaries, asked, workers=list(wanted))
-    except Exception:  # a worker gone or failing: the compute reads its chunks instead
+    try:  # a worker's failure comes back as its answer: the others' answers are kept
+        answers = client.run(_held_summaries, asked, workers=list(wanted), on_error="return")
+    except Exception:  # the call itself failing: the compute reads every chunk instead
         return
     for worker, members in wanted.items():
-        for (number, block, *_), summary in zip(members, answers.get(worker) or []):
+        got = answers.get(worker)
+        if isinstance(got, BaseException):
+            continue
+        for (number, block, *_), summary in zip(members, got or []):
             per_block[number][block] = summary
 
 
