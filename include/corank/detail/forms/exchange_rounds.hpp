@@ -86,8 +86,8 @@ inline exchange_rounds rounds_of(const std::vector<std::size_t>& bytes, int rank
 }
 
 // Each stage's rounds for a plan (distributed_co_rank.hpp) whose elements take
-// `element_bytes` each (a key and its value): rank q sends a piece's owner the part of each
-// input's range that q's partition holds (distributed_windows.hpp).
+// `element_bytes` each (a key and its value): what every rank sends each piece's owner, as
+// each of them finds it (piece_side_of, distributed_windows.hpp).
 inline std::vector<exchange_rounds> rounds_of_stages(const distributed_plan& plan, std::size_t element_bytes) {
   const int ranks = plan.ranks();
   const std::size_t p = std::size_t(ranks);
@@ -95,13 +95,13 @@ inline std::vector<exchange_rounds> rounds_of_stages(const distributed_plan& pla
   std::vector<std::vector<std::size_t>> moved(std::size_t(plan.stage_count()), std::vector<std::size_t>(p * p, 0));
   for (int piece = 0; piece < plan.pieces(); ++piece) {
     const split<index_t> from = plan.splits[std::size_t(piece)], to = plan.splits[std::size_t(piece) + 1];
-    const std::size_t owner = std::size_t(plan.owners[std::size_t(piece)]);
+    const int owner = plan.owners[std::size_t(piece)];
     std::vector<std::size_t>& bytes = moved[std::size_t(plan.stages[std::size_t(piece)])];
     for (int side = 0; side < 2; ++side) {
       const index_t begin = side == 0 ? from.a : from.b, end = side == 0 ? to.a : to.b;
-      for (std::size_t q = 0; q < p; ++q) {
-        const index_t held = std::min(end, starts[side][q + 1]) - std::max(begin, starts[side][q]);
-        if (q != owner && held > 0) bytes[q * p + owner] += std::size_t(held) * element_bytes;
+      for (int q = 0; q < ranks; ++q) {
+        const window_piece sent = piece_side_of(starts[side], begin, end, owner, q).send;
+        if (sent.peer >= 0) bytes[std::size_t(q) * p + std::size_t(owner)] += std::size_t(sent.size()) * element_bytes;
       }
     }
   }
