@@ -48,23 +48,17 @@
 
 namespace corank::detail {
 
-// The paired forms' B value type, as b_staged_of gives the searches'.
-template <class T>
-struct b_paired_value {
-  using type = T;
-};
-
 template <class Policy, class Rule, class Op, class Args, class Compare>
 class tile_agent {
  public:
   using key_type = typename Args::key_type;
   using value_type = typename Args::value_type;
   using values_b_type = decltype(Args::values_b);
-  // What a step keeps for B's value output: the paired forms' B value, or what the searches
-  // compute (b_step_values.hpp: B's position in the window, which the store turns into B's,
-  // or the flag).
-  using b_value_type = typename std::conditional_t<Args::computes_b_values, b_staged_of<values_b_type>,
-                                                   b_paired_value<typename Args::b_value_type>>::type;
+  // What a step keeps for B's value output: the paired forms' B value, or, for the searches
+  // (b_step_values.hpp), B's position in the tile's window, from which the store computes
+  // what they write.
+  using b_value_type =
+      std::conditional_t<Args::computes_b_values, std::uint32_t, typename Args::b_value_type>;
   static constexpr bool with_values = Args::with_values;
   // Where each step's elements lie in the windows is recorded for values, A's or B's, read or
   // computed (b_step_values.hpp).
@@ -306,20 +300,12 @@ class tile_agent {
       }
     }
     if constexpr (Args::computes_b_values) {
-      // B's position in the window at each step that wrote (the store adds the window's
-      // start), or (b_matches) the comparison with B's element there, which may be the one
-      // staged after B's window.
+      // B's position in the window at each step that wrote: the store adds the window's
+      // start, or (b_matches) compares the query with B's element there.
       const auto& out = t.out;
       CORANK_PRAGMA_UNROLL
       for (int v = 0; v < steps; ++v) {
-        if (out.written >> v & 1) {
-          const int j = out.b_index[v];
-          if constexpr (std::is_same_v<values_b_type, b_matches>) {
-            t.b_values[v] = b_step_value(args_.values_b, out.keys[v], t.begin.b + j, [&] { return b_keys[j]; }, comp_);
-          } else {
-            t.b_values[v] = std::uint32_t(j);
-          }
-        }
+        if (out.written >> v & 1) t.b_values[v] = std::uint32_t(out.b_index[v]);
       }
     }
   }
@@ -510,7 +496,13 @@ class tile_agent {
         const int e = tid + v * threads;
         if (e < count) {
           if constexpr (std::is_same_v<values_b_type, b_matches>) {
-            out[e] = staged[e];
+            // The query (A's window, still staged: the searches compact no keys) against
+            // B's element at its position, which may be the one staged after B's window.
+            // Here rather than in the walk, which then keeps no keys for its outputs.
+            const key_type* a_keys = compacted.keys.data() + t.keys_at.a;
+            const key_type* b_keys = compacted.keys.data() + t.keys_at.b;
+            const int j = int(staged[e]);
+            out[e] = b_step_value(args_.values_b, a_keys[e], t.begin.b + j, [&] { return b_keys[j]; }, comp_);
           } else {
             out[e] = index_t(t.begin.b + index_t(staged[e]));
           }

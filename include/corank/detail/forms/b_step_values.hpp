@@ -16,7 +16,8 @@
 //                the sum of its runs. The tile counts each run in its staged window of B,
 //                which reaches run_lookahead elements past the tile, and past that in B.
 // The walks record j for every step; B[j] may lie past the walk's window (B's next element
-// after a piece or a tile), which the walks read for b_matches only. Plain C++.
+// after a piece or a tile), which only b_matches reads: the CPU's walk at the step, the GPU's
+// tile at its store (tile_agent.cuh). Plain C++.
 
 #include <corank/config.hpp>
 
@@ -91,18 +92,6 @@ struct b_value_of<b_matches> {
 template <>
 struct b_value_of<b_runs> {
   using type = index_t;
-};
-
-// What the GPU's tile keeps in shared memory for each query until the store: B's position
-// in the tile's window (b_positions, b_runs: the store adds the window's start, and b_runs
-// counts the run there), or the flag (b_matches).
-template <class ValuesB>
-struct b_staged_of {
-  using type = std::uint32_t;
-};
-template <>
-struct b_staged_of<b_matches> {
-  using type = bool;
 };
 
 }  // namespace corank::detail
