@@ -3,7 +3,7 @@
 // partitioned) against thrust::set_* and a device-to-device copy of the same bytes, in one
 // process, for int32 keys, int64 keys and int32 keys with int32 values (the _by_key forms;
 // int64 keys with int64 values on request), at 2^16 .. 2^28 elements per input (2^1 .. 2^30
-// can be asked for) and four input shapes; corank's convenience forms (corank::set_*
+// can be asked for) and five input shapes; corank's convenience forms (corank::set_*
 // [_by_key]) beside the two-phase form they wrap. RESULTS.md has the command.
 //
 // Only naive and partitioned are measured: for set operations (output size known only
@@ -27,7 +27,9 @@
 //    1 - exp(-n / 2^30) of B's keys occur in A: 0.006% at 2^16, 1.6% at 2^24, 22% at 2^28);
 //    "skewed": n = m / 64, both uniform over [0, m), so about 63% of B's keys occur in A and
 //    most of the walk is through A alone; "runs": n = m, 64 distinct keys, so runs of about
-//    m / 64 equal keys per input (longer than a tile from 2^18), matched run against run.
+//    m / 64 equal keys per input (longer than a tile from 2^18), matched run against run;
+//    "disjoint": n = m, A's keys uniform over [0, 2^29), B's over [2^29, 2^30), so every tile
+//    but one copies one input (as where sorted columns are appended).
 //    Values are the element's origin (A's i-th: i, B's j-th: m + j), so comparing values
 //    also checks which copies of a repeated key were kept.
 //  - every implementation's output (size, keys, values) is checked once per case against
@@ -118,8 +120,9 @@ const char* corank_name(set_op op, bool by_key) {
 }
 
 // The inputs' shape (see the top of this file).
-enum class input_shape { heavy, few, skewed, runs };
-constexpr input_shape all_shapes[] = {input_shape::heavy, input_shape::few, input_shape::skewed, input_shape::runs};
+enum class input_shape { heavy, few, skewed, runs, disjoint };
+constexpr input_shape all_shapes[] = {input_shape::heavy, input_shape::few, input_shape::skewed, input_shape::runs,
+                                      input_shape::disjoint};
 
 const char* to_string(input_shape shape) {
   switch (shape) {
@@ -127,6 +130,7 @@ const char* to_string(input_shape shape) {
     case input_shape::few: return "few";
     case input_shape::skewed: return "skewed";
     case input_shape::runs: return "runs";
+    case input_shape::disjoint: return "disjoint";
   }
   return "?";
 }
@@ -154,8 +158,9 @@ options:
   --shapes LIST     comma-separated: heavy (m = n, keys uniform over [0, n/2):
                     many duplicates and matches), few (m = n, uniform 30-bit keys:
                     few matches), skewed (n = m / 64, keys uniform over [0, m)),
-                    runs (m = n, 64 distinct keys: runs of m / 64 equal keys)
-                    (--overlap is another name for it)  (default heavy,few,skewed,runs)
+                    runs (m = n, 64 distinct keys: runs of m / 64 equal keys),
+                    disjoint (m = n, A's keys in [0, 2^29), B's in [2^29, 2^30))
+                    (--overlap is another name for it)  (default all five)
   --impls LIST      comma-separated: naive, partitioned, convenience
                     (copy and thrust always run: they are the baselines; convenience
                     brings partitioned, which it is compared with) (default all)
@@ -438,14 +443,25 @@ std::string compare_with_reference(const buffer_set<Key, Value>& set, index_t co
   return compare_outputs(set, reference, count, "Thrust", stream);
 }
 
+// Adds `offset` to each of `count` keys (the disjoint shape's B: sorted still, above A's).
+template <class Key>
+__global__ void add_to_keys_kernel(Key* keys, index_t count, Key offset) {
+  for (index_t i = blockIdx.x * index_t(blockDim.x) + threadIdx.x; i < count; i += index_t(gridDim.x) * blockDim.x) {
+    keys[i] += offset;
+  }
+}
+
 // The keys' range: heavy, [0, n/2) for n elements per input; few, 30 bits; skewed, [0, m);
-// runs, 64 keys.
+// runs, 64 keys; disjoint, 29 bits (B's then moved above A's: disjoint_offset).
+constexpr std::uint64_t disjoint_offset = std::uint64_t(1) << 29;
+
 std::uint64_t key_range(input_shape shape, index_t m, index_t n) {
   switch (shape) {
     case input_shape::heavy: return std::max<std::uint64_t>(1, std::uint64_t(n) / 2);
     case input_shape::few: return std::uint64_t(1) << 30;
     case input_shape::skewed: return std::max<std::uint64_t>(1, std::uint64_t(m));
     case input_shape::runs: return 64;
+    case input_shape::disjoint: return disjoint_offset;
   }
   return 0;
 }
@@ -494,6 +510,13 @@ void run_case(bench_context& ctx, const options& opt, case_kind kind, input_shap
     buffers.generate_inputs(
         ctx, 0x5e70000000ull + std::uint64_t(kind) * 4096 + std::uint64_t(input) * 64 + std::uint64_t(log),
         key_range(input, m, n));
+    if (input == input_shape::disjoint) {
+      for (const set_type& set : buffers.sets) {
+        add_to_keys_kernel<<<ctx.grid_for(n), 256, 0, ctx.stream>>>(set.b_keys(), n, Key(disjoint_offset));
+        BENCH_CHECK(cudaPeekAtLastError());
+      }
+      BENCH_CHECK(cudaStreamSynchronize(ctx.stream));
+    }
   } catch (const device_memory_exhausted& e) {
     return skip(e.what());
   }
@@ -601,7 +624,8 @@ void print_method(const options& opt, const bench_context& ctx) {
       "         input, most keys in both; few: n = m, uniform 30-bit, so a fraction of about 1 - exp(-n / 2^30) of B's\n"
       "         keys occur in A (0.006% at 2^16, 1.6% at 2^24, 22% at 2^28); skewed: n = m / 64, both uniform over\n"
       "         [0, m), about 63% of B's keys in A; runs: n = m, 64 distinct keys, runs of about m / 64 equal keys\n"
-      "         per input. Values (i32:i32, i64:i64): the element's origin (A's i-th: i,\n"
+      "         per input; disjoint: n = m, A's keys uniform over [0, 2^29), B's over [2^29, 2^30).\n"
+      "         Values (i32:i32, i64:i64): the element's origin (A's i-th: i,\n"
       "         B's j-th: m + j), so the check also sees which copies of a repeated key were kept.\n\n",
       timing_method(opt, ctx), from_idle_method(opt));
   std::fflush(stdout);
