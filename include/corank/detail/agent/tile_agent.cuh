@@ -431,9 +431,10 @@ class tile_agent {
     }
     const b_value_type* staged = compacted.b_values.data();
     const int count = t.count;
+    // The windows, still staged: the searches compact no keys.
+    const key_type* a_keys = compacted.keys.data() + t.keys_at.a;
+    const key_type* b_keys = compacted.keys.data() + t.keys_at.b;
     if constexpr (counts_runs) {
-      const key_type* a_keys = compacted.keys.data() + t.keys_at.a;
-      const key_type* b_keys = compacted.keys.data() + t.keys_at.b;
       const int b_staged = t.b_staged;
       const index_t staged_end = t.begin.b + b_staged;
       const bool a_before = t.begin.a > 0, b_before = t.begin.b > 0;
@@ -496,11 +497,9 @@ class tile_agent {
         const int e = tid + v * threads;
         if (e < count) {
           if constexpr (std::is_same_v<values_b_type, b_matches>) {
-            // The query (A's window, still staged: the searches compact no keys) against
-            // B's element at its position, which may be the one staged after B's window.
-            // Here rather than in the walk, which then keeps no keys for its outputs.
-            const key_type* a_keys = compacted.keys.data() + t.keys_at.a;
-            const key_type* b_keys = compacted.keys.data() + t.keys_at.b;
+            // The query against B's element at its position, which may be the one staged
+            // after B's window. Here rather than in the walk, which then keeps no keys for
+            // its outputs.
             const int j = int(staged[e]);
             out[e] = b_step_value(args_.values_b, a_keys[e], t.begin.b + j, [&] { return b_keys[j]; }, comp_);
           } else {
