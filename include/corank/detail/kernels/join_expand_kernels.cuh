@@ -11,9 +11,9 @@
 // position's left element is found by a binary search of the staged offsets
 // (join_expand_kernel), or, where there are 1.5 pairs or more a left element, picked by a
 // walk of the tile's merge path, one search per thread and O(1) a step
-// (join_walk_expand_kernel: at 2^28 int32 with 2 pairs a key on an H200 the expansion 4.27 ->
-// 4.06-4.09 ms; with a pair for 4 keys issue47-expand's walk took 1.57 -> 1.74 ms, its
-// staging costing more than the searches it saves where a tile holds few positions). A tile
+// (join_walk_expand_kernel: at 2^28 int32 with 2 pairs a key on an H200 4.06-4.09 ms against
+// the searches' 4.27; with a pair for 4 keys a walk took 1.74 ms against 1.57, its staging
+// costing more than the searches it saves where a tile holds few positions). A tile
 // whose boundaries or staged offsets go backwards (unsorted inputs, or offsets not from
 // sorted_join_offsets) poisons a word and stores only inside its positions, which lie in
 // [0, pairs).
