@@ -7,6 +7,7 @@
 // index and sorted once; the shapes give the keys' range and so the duplicates:
 //   sparse  keys in [0, 4n): few duplicates, about a quarter of the keys match
 //   dup2    keys in [0, n/2): about 2 copies of each key per column, about 2n pairs
+//   dup4, dup8  likewise: keys in [0, n/4), [0, n/8)
 //   dup16   keys in [0, n/16): about 16 copies per column, about 16n pairs (large outputs)
 //   hot     sparse, but about 4096 keys of each column are one key: 2^24 pairs on it alone
 // search: each key of the second column (sorted queries) is searched in the first (the
@@ -15,9 +16,10 @@
 //   Bytes: both columns read, the positions written.
 // join: the inner join of the two columns, every (i, j) with left[i] == right[j], as int64
 //   positions. corank: device::sorted_join_offsets then device::sorted_join_expand (storage
-//   allocated once, the count known from before, as a caller that sized its outputs has it),
-//   and the convenience corank::sorted_join (which counts, reads the count back and expands,
-//   allocating from corank's pool); the two halves are also timed alone. Thrust's sort-merge
+//   allocated once, the count known from before, as a caller that sized its outputs has it;
+//   the two halves are also timed alone), device::sorted_join (the bound pass and the pairs
+//   from its runs, the count known), and the convenience corank::sorted_join (which counts,
+//   reads the count back and expands from the runs, allocating from corank's pool). Thrust's sort-merge
 //   join on the same sorted keys:
 //   thrust::lower_bound and thrust::upper_bound (vectorized), thrust::exclusive_scan of the
 //   counts, and the expansion by a load-balanced search: thrust::upper_bound of every output
@@ -45,6 +47,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -79,6 +82,8 @@ __global__ void shaped_keys_kernel(Key* keys, index_t n, std::uint64_t seed, std
 
 std::uint64_t range_of(const std::string& shape, index_t n) {
   if (shape == "dup2") return std::uint64_t(n / 2);
+  if (shape == "dup4") return std::uint64_t(n / 4);
+  if (shape == "dup8") return std::uint64_t(n / 8);
   if (shape == "dup16") return std::uint64_t(n / 16);
   return std::uint64_t(4 * n);  // sparse, hot
 }
@@ -208,20 +213,25 @@ void bench_join(bench_context& ctx, const options& opt, const std::string& type,
     BENCH_CHECK(corank::device::sorted_join_expand(nullptr, expand_bytes, lower, offsets, m, pairs,
                                                    ours_l.get<index_t>(), ours_r.get<index_t>(),
                                                    static_cast<index_t*>(nullptr)));
-    device_buffer temp(std::max(offsets_bytes, expand_bytes) + 256);
+    std::size_t join_bytes = 0;
+    BENCH_CHECK(corank::device::sorted_join(nullptr, join_bytes, l, m, r, n, pairs, ours_l.get<index_t>(),
+                                            ours_r.get<index_t>(), static_cast<index_t*>(nullptr)));
+    device_buffer temp(std::max({offsets_bytes, expand_bytes, join_bytes}) + 256);
     auto* word = temp.get<index_t>();
     void* storage = temp.get<char>() + 256;
 
+    const auto two_halves = [&] {
+      std::size_t bytes = offsets_bytes;
+      BENCH_CHECK(corank::device::sorted_join_offsets(storage, bytes, l, m, r, n, lower, offsets, word,
+                                                      corank::less{}, ctx.stream));
+      bytes = expand_bytes;
+      BENCH_CHECK(corank::device::sorted_join_expand(storage, bytes, lower, offsets, m, pairs, ours_l.get<index_t>(),
+                                                     ours_r.get<index_t>(), static_cast<index_t*>(nullptr),
+                                                     ctx.stream));
+    };
     std::vector<row> rows;
-    rows.push_back({"corank::device::sorted_join_offsets + _expand", measure(ctx, 1, 3, opt.runs, [&](int) {
-                      std::size_t bytes = offsets_bytes;
-                      BENCH_CHECK(corank::device::sorted_join_offsets(storage, bytes, l, m, r, n, lower, offsets, word,
-                                                                      corank::less{}, ctx.stream));
-                      bytes = expand_bytes;
-                      BENCH_CHECK(corank::device::sorted_join_expand(storage, bytes, lower, offsets, m, pairs,
-                                                                     ours_l.get<index_t>(), ours_r.get<index_t>(),
-                                                                     static_cast<index_t*>(nullptr), ctx.stream));
-                    })});
+    rows.push_back({"corank::device::sorted_join_offsets + _expand",
+                    measure(ctx, 1, 3, opt.runs, [&](int) { two_halves(); })});
     // The two halves alone (the expansion from the offsets the runs above left).
     rows.push_back({"  of which sorted_join_offsets", measure(ctx, 1, 3, opt.runs, [&](int) {
                       std::size_t bytes = offsets_bytes;
@@ -233,6 +243,12 @@ void bench_join(bench_context& ctx, const options& opt, const std::string& type,
                       BENCH_CHECK(corank::device::sorted_join_expand(storage, bytes, lower, offsets, m, pairs,
                                                                      ours_l.get<index_t>(), ours_r.get<index_t>(),
                                                                      static_cast<index_t*>(nullptr), ctx.stream));
+                    })});
+    rows.push_back({"corank::device::sorted_join (count known)", measure(ctx, 1, 3, opt.runs, [&](int) {
+                      std::size_t bytes = join_bytes;
+                      BENCH_CHECK(corank::device::sorted_join(storage, bytes, l, m, r, n, pairs, ours_l.get<index_t>(),
+                                                              ours_r.get<index_t>(), word, corank::less{},
+                                                              ctx.stream));
                     })});
     rows.push_back({"corank::sorted_join (count read back, pool)", measure(ctx, 1, 3, opt.runs, [&](int) {
                       corank::sorted_join(l, l + m, r, r + n, ours_l.get<index_t>(), ours_r.get<index_t>(),
@@ -259,9 +275,16 @@ void bench_join(bench_context& ctx, const options& opt, const std::string& type,
                                        expand_pair{theirs_l.get<index_t>(), theirs_r.get<index_t>(), t_lower,
                                                    t_offsets});
                     })});
+    // Both of corank's ways checked: the convenience form's pairs (the last written), then the
+    // two halves'.
     const auto on = thrust::cuda::par.on(ctx.stream);
-    const bool same = thrust::equal(on, ours_l.get<index_t>(), ours_l.get<index_t>() + pairs, theirs_l.get<index_t>()) &&
-                      thrust::equal(on, ours_r.get<index_t>(), ours_r.get<index_t>() + pairs, theirs_r.get<index_t>());
+    const auto matches = [&] {
+      return thrust::equal(on, ours_l.get<index_t>(), ours_l.get<index_t>() + pairs, theirs_l.get<index_t>()) &&
+             thrust::equal(on, ours_r.get<index_t>(), ours_r.get<index_t>() + pairs, theirs_r.get<index_t>());
+    };
+    bool same = matches();
+    two_halves();
+    same = same && matches();
     const double out_bytes = double(pairs) * 2 * sizeof(index_t);
     const double bytes = double(m + n) * sizeof(Key) + out_bytes;
     // % of copy: a copy of the output bytes (reading and writing them), the issue's measure.
@@ -291,8 +314,8 @@ options parse(int argc, char** argv) {
     } else if (a == "--shapes") {
       opt.shapes = split_commas(next());
       for (const std::string& s : opt.shapes) {
-        if (s != "sparse" && s != "dup2" && s != "dup16" && s != "hot") {
-          throw usage_error("--shapes: sparse, dup2, dup16, hot");
+        if (s != "sparse" && s != "dup2" && s != "dup4" && s != "dup8" && s != "dup16" && s != "hot") {
+          throw usage_error("--shapes: sparse, dup2, dup4, dup8, dup16, hot");
         }
       }
     } else if (a == "--what") {

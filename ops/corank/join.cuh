@@ -23,7 +23,9 @@
 //     writes `pairs` outputs, what sorted_join_count gave for these inputs (the temporary
 //     storage depends on it), and *count_out as sorted_join_count does.
 //   The same two halves, for a caller that sizes the outputs by the count in between (the
-//   Python package, the command) without computing the bounds twice:
+//   Python package, the command) without computing the bounds twice; they move the bounds and
+//   offsets through memory (16 bytes a left element, where the convenience sorted_join keeps
+//   4 from its count to its pairs, and so takes less time):
 //   cudaError_t sorted_join_offsets(temp_storage, temp_storage_bytes, left, m, right, n,
 //                                   lower_out, offsets_out, count_out, comp = {}, stream = nullptr,
 //                                   kind = default_strategy)
@@ -34,24 +36,30 @@
 //                                  left_out, right_out, count_out, stream = nullptr,
 //                                  kind = default_strategy)
 //     the pairs from them (pairs = offsets[m]); count_out may be null, else it receives pairs.
-//     The convenience sorted_join runs these two, keeping the bounds in between.
 //
-// - How (detail/dispatch/join_dispatch.cuh): one bound pass (search.cuh's sorted search) writes each
-//   left element's lower bound in the right column and its run of matches, counted in the
-//   tile's staged right window (16 bits; 0xffff: counted again by a galloping search from the
-//   bound), and each tile's sum of runs; CUB scans the tile sums, and a warp per tile turns
-//   the runs into the offsets (exclusive prefix sums). The expansion cuts the merge path of
-//   the offsets and the output positions into tiles of 2048 steps (positions plus left
-//   elements), each staged in shared memory, its positions taken in strides of the block so
-//   that the stores of both columns are coalesced; a position's left element is found by a
-//   binary search of the staged offsets, or, with 1.5 pairs or more a left element, by a
-//   walk of the tile's merge path. A tile holds at most that many positions
-//   however the pairs fall on the keys (a key with 10^4 copies on each side is 10^8 outputs
-//   over every tile, not one thread's loop). O(m + n + pairs) work; temporary storage about
-//   2m index_t.
+// - How (detail/dispatch/join_dispatch.cuh): one bound pass (search.cuh's sorted search) finds
+//   each left element's lower bound in the right column and its run of matches, counted in the
+//   tile's staged right window, and each tile's sum of runs; CUB scans the tile sums. The forms
+//   that write pairs (sorted_join, device and convenience; the convenience form keeps the
+//   pass's results from its count to its pairs) take them from the pass's compact results: 4
+//   bytes a left element (the bound's position in its tile's right window and the run, 16
+//   bits each; a run of 0xffff or more also written whole), each tile of the pass cut into
+//   pieces of at most 4096 pairs, a block per piece, which scans its tile's runs into the
+//   offsets in shared memory and gives each position its left element by a search of them or,
+//   with as many positions as keys, by a walk a warp at a time; a piece's stores are
+//   coalesced, and a key with 10^4 copies on each side is 10^8 outputs over many blocks, not
+//   one thread's loop. sorted_join_offsets has the pass write the whole bounds and a warp per
+//   tile turn the runs into the offsets; sorted_join_expand cuts the merge path of the offsets
+//   and the output positions into tiles of 2048 steps, each staged in shared memory, a
+//   position's left element found by a binary search of the staged offsets, or, with 1.5
+//   pairs or more a left element, by a walk of the tile's merge path. O(m + n + pairs) work;
+//   temporary storage about 12 bytes a left element (sorted_join), 2 (the offsets' form,
+//   besides the caller's bounds and offsets).
 // - Outputs: positions as index_t, converted to the outputs' value types; left_out and
 //   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
-//   count, exactly `pairs` outputs are still written, of unspecified contents past the count.
+//   count, nothing is written past `pairs`: sorted_join writes the first `pairs` pairs (and
+//   none past the count), sorted_join_expand exactly `pairs` outputs, of unspecified contents
+//   past the count.
 // - Preconditions, errors and unsorted inputs as search.cuh's, with the left column as the
 //   queries and the right as the haystack (the counts also find a left column that goes down
 //   anywhere, and a lower bound its neighbours in the right column contradict; the expansion,

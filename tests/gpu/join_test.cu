@@ -1,14 +1,16 @@
 // The sort-merge join on the GPU (join.cuh: sorted_join_count, sorted_join) against each left
 // key's std::equal_range (support/join_cases.hpp): distributions and sizes around the tile and
-// over several tiles, two strategies, runs whose pairs cross the expansion's tiles, empty
-// sides, one key with 10^4 copies on each side (10^8 pairs of one key), 2^32 pairs of one key
+// over several tiles, two strategies, runs whose pairs cross the expansion's tiles, pieces
+// stored by each of their ways (and fewer pairs than the count), empty sides, one key with
+// 10^4 copies on each side (10^8 pairs of one key), 2^32 pairs of one key
 // from constant iterators (positions beyond 2^31), the two-phase forms (the count and the
 // pairs; the offsets and the expansion), unsorted inputs (a left column going down is always
 // found; offsets going backwards in the expansion) and argument errors.
 //
 // Kernels compile for int32 columns with index_t outputs, and for the constant iterators with
 // outputs that check each pair where it is written: a bound pass (bounds, runs and tile sums),
-// the offsets' scan and kernel, and an expansion for each.
+// the tile sums' scan, the pairs from the runs in pieces (sorted_join), the offsets' kernel and
+// the expansion from them (sorted_join_offsets, sorted_join_expand).
 
 #include <corank/comparators.hpp>
 #include <corank/detail/kernels/join_expand_kernels.cuh>
@@ -98,9 +100,10 @@ TEST_F(GpuJoin, OneKeyAmidOthers) {
   check_join(column(40000, quick_or(3000, 300), 30000), column(20000, quick_or(2000, 200), 50000), strategy::automatic);
 }
 
-// Runs of 1 to 80 equal keys on each side, so that the pairs of one key cross the
-// expansion's tiles (join_expand_kernels.cuh: 2048 positions and left elements), at sizes that put
-// m + pairs on either side of a tile's edge, and with one side empty.
+// Runs of 1 to 80 equal keys on each side, so that the pairs of one key cross the pieces
+// (join_runs_expand_kernel.cuh: 4096 positions) and the expansion's tiles
+// (join_expand_kernels.cuh: 2048 positions and left elements), at sizes that put m + pairs on
+// either side of a tile's edge, and with one side empty.
 TEST_F(GpuJoin, RunsCrossingExpansionTiles) {
   std::mt19937_64 rng = make_rng();
   constexpr std::size_t expand_tile = corank::detail::join_expand_tile;
@@ -124,6 +127,56 @@ TEST_F(GpuJoin, RunsCrossingExpansionTiles) {
       if (HasFailure()) return;
     }
   }
+}
+
+// The pairs from the runs (join_runs_expand_kernel.cuh) come in pieces of
+// join_piece_positions of a bound-pass tile, stored by a search a position where a piece has
+// fewer positions than its tile has keys, else a warp at a time, 32 keys a batch. Left keys of
+// which every `gap`-th has `copies` matches and the others none (up to gap - 1 keys without
+// pairs start where each key's pairs start: batches after the first), once or twice on the
+// left, for gaps and copies on either side of those switches; and device::sorted_join given
+// fewer pairs than the count, which writes the first of them.
+TEST_F(GpuJoin, PiecesStoredBySearchesAndByWarps) {
+  const std::size_t most_pairs = quick_or(20000000, 2000000);
+  for (std::size_t left_copies : {1, 2}) {
+    for (std::size_t gap : {1, 2, 33, 70}) {
+      for (std::size_t copies : {1, 3, 40, 5000}) {
+        const std::size_t keys = std::min<std::size_t>(quick_or(100000, 20000), most_pairs * gap / copies / left_copies);
+        std::vector<std::int32_t> left, right;
+        for (std::size_t k = 0; k < keys; ++k) {
+          left.insert(left.end(), left_copies, std::int32_t(k));
+          if (k % gap == 0) right.insert(right.end(), copies, std::int32_t(k));
+        }
+        SCOPED_TRACE("left copies " + std::to_string(left_copies) + ", gap " + std::to_string(gap) + ", copies " +
+                     std::to_string(copies) + ", keys " + std::to_string(keys));
+        check_join(left, right, strategy::automatic);
+        if (HasFailure()) return;
+      }
+    }
+  }
+  // Fewer pairs than the count: the first ones, nothing past them.
+  std::vector<std::int32_t> left, right;
+  for (std::int32_t k = 0; k < 30000; ++k) {
+    left.push_back(k);
+    right.insert(right.end(), std::size_t(1 + k % 5), k);
+  }
+  const join_pairs expected = reference_join(left, right, corank::less{});
+  const index_t some = index_t(expected.left.size()) / 3;
+  const device_buffer<std::int32_t> l(left), r(right);
+  guarded_output<index_t> lo{std::size_t(some)}, ro{std::size_t(some)};
+  device_buffer<index_t> count(1);
+  std::size_t bytes = 0;
+  const index_t m = index_t(left.size()), n = index_t(right.size());
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(nullptr, bytes, l.data(), m, r.data(), n, some, lo.first(),
+                                                     ro.first(), count.data()));
+  device_buffer<unsigned char> temp(bytes);
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(temp.data(), bytes, l.data(), m, r.data(), n, some, lo.first(),
+                                                     ro.first(), count.data()));
+  CORANK_ASSERT_DEVICE_OK();
+  EXPECT_EQ(count.to_host()[0], index_t(expected.left.size()));
+  EXPECT_TRUE(lo.check(std::vector<index_t>(expected.left.begin(), expected.left.begin() + some))) << "left positions";
+  EXPECT_TRUE(ro.check(std::vector<index_t>(expected.right.begin(), expected.right.begin() + some)))
+      << "right positions";
 }
 
 // Right runs on either side of what a bound pass's tile stages past its window

@@ -42,7 +42,7 @@ cudaError_t sorted_join_count(void* temp_storage, std::size_t& temp_storage_byte
   const auto r = detail::unwrap_input(right);
   if (temp_storage != nullptr && (count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr))
     return cudaErrorInvalidValue;
-  const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{true, nullptr, nullptr, 0, {}, {}, count_out};
+  const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{false, nullptr, nullptr, 0, {}, {}, count_out};
   return detail::dispatch_join(temp_storage, temp_storage_bytes, ops::sorted_search_op{},
                                detail::join_bound_args_for(l, m, r, n), out, comp, stream, kind);
 }
@@ -59,7 +59,7 @@ cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Lef
       (count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr ||
        (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro)))))
     return cudaErrorInvalidValue;
-  const detail::join_outputs<decltype(lo), decltype(ro)> out{true, nullptr, nullptr, pairs, lo, ro, count_out};
+  const detail::join_outputs<decltype(lo), decltype(ro)> out{false, nullptr, nullptr, pairs, lo, ro, count_out};
   return detail::dispatch_join(temp_storage, temp_storage_bytes, ops::sorted_search_op{},
                                detail::join_bound_args_for(l, m, r, n), out, comp, stream, kind);
 }
@@ -73,8 +73,7 @@ cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_by
   if (temp_storage != nullptr && (count_out == nullptr || offsets_out == nullptr || (m > 0 && lower_out == nullptr) ||
                                   detail::join_argument_error(l, m, r, n) != nullptr))
     return cudaErrorInvalidValue;
-  // The lower bounds and offsets are the caller's: the storage is the rest.
-  const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{false, lower_out, offsets_out, 0, {}, {},
+  const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{true, lower_out, offsets_out, 0, {}, {},
                                                                      count_out};
   return detail::dispatch_join(temp_storage, temp_storage_bytes, ops::sorted_search_op{},
                                detail::join_bound_args_for(l, m, r, n), out, comp, stream, kind);
@@ -121,32 +120,29 @@ std::pair<LeftOut, RightOut> sorted_join(Left left_first, Left left_last, Right 
                                                         detail::unwrap_input(right_first), n)) {
     throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": " + problem);
   }
-  // The lower bounds and the offsets live from the count to the expansion: computed once.
-  void* kept = nullptr;
-  CORANK_TRY(detail::allocate_temporary(&kept, std::size_t(2 * m + 1) * sizeof(index_t), stream), name);
-  struct release {
-    void* memory;
-    cudaStream_t stream;
-    ~release() { cudaFreeAsync(memory, stream); }
-  } const guard{kept, stream};
-  index_t* lower = static_cast<index_t*>(kept);
-  index_t* offsets = lower + m;
+  // The bound pass's results live from the count to the expansion: computed once.
+  const auto args = detail::join_bound_args_for(detail::unwrap_input(left_first), m, detail::unwrap_input(right_first), n);
+  using op = ops::sorted_search_op;
+  constexpr int tile = detail::agent_policy<op, decltype(args)>::items_per_tile;
+  const index_t tiles = detail::agent_tiles<op>(args);
+  detail::pool_storage kept(stream);
+  char* base = nullptr;
+  CORANK_TRY(kept.provide(detail::join_kept_bytes(m, tiles), base), name);
   const index_t pairs = detail::run_two_phase_for_result(name, stream, [&](void* temp, std::size_t& bytes, index_t* c) {
-    return device::sorted_join_offsets(temp, bytes, left_first, m, right_first, n, lower, offsets, c, comp, stream,
-                                       kind);
+    const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{false, nullptr, nullptr, 0, {}, {}, c, base};
+    return detail::dispatch_join(temp, bytes, op{}, args, out, comp, stream, kind);
   });
   if (pairs < 0) throw unsorted_input(name);
-  if (pairs > 0 && (detail::is_null(detail::unwrap(left_out)) || detail::is_null(detail::unwrap(right_out)))) {
+  const auto lo = detail::unwrap(left_out);
+  const auto ro = detail::unwrap(right_out);
+  if (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro))) {
     throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": an output is a null pointer with a nonzero size");
   }
-  // The expansion's search over the offsets is where unsorted inputs that the bounds did not
-  // reveal show (counts below zero: offsets that go backwards), so its count is read back too.
-  const index_t expanded = detail::run_two_phase_for_result(name, stream, [&](void* temp, std::size_t& bytes, index_t* c) {
-    return device::sorted_join_expand(temp, bytes, static_cast<const index_t*>(lower),
-                                      static_cast<const index_t*>(offsets), m, pairs, left_out, right_out, c, stream,
-                                      kind);
+  detail::run_two_phase(name, stream, [&](void* temp, std::size_t& bytes, index_t*) {
+    return detail::dispatch_join_kept_expand<tile>(temp, bytes, base, m, tiles, pairs, lo, ro, nullptr, stream);
   });
-  if (expanded < 0) throw unsorted_input(name);
+  CORANK_TRY(kept.release(), name);
+  CORANK_TRY(cudaStreamSynchronize(stream), name);
   return {left_out + pairs, right_out + pairs};
 }
 

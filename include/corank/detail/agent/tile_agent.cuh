@@ -72,6 +72,8 @@ class tile_agent {
   // the elements before both windows, for its checks of the order.
   static constexpr bool counts_runs = std::is_same_v<values_b_type, b_runs>;
   static constexpr int lookahead = counts_runs ? run_lookahead : 0;
+  static_assert(!counts_runs || Policy::items_per_tile + 2 + run_lookahead < (1 << 16),
+                "b_runs writes a bound as its position in the B window in 16 bits");
   static constexpr bool segmented = Args::segmented;
   // Segmented forms whose outputs are not the path itself (set operations, count-only
   // forms) label each output with its segment where a tile spans segments; merges that
@@ -438,8 +440,9 @@ class tile_agent {
       const int b_staged = t.b_staged;
       const index_t staged_end = t.begin.b + b_staged;
       const bool a_before = t.begin.a > 0, b_before = t.begin.b > 0;
-      index_t* bounds = args_.b_values_out.bounds + t.begin.a;
-      run_length* runs = args_.b_values_out.runs + t.begin.a;
+      const bounds_and_runs& out = args_.b_values_out;
+      std::uint16_t* positions = out.positions + t.begin.a;
+      run_length* runs = out.runs + t.begin.a;
       index_t rest = -1;  // the run past the staged elements: the same for every query that reaches it
       index_t sum = 0;
       bool out_of_order = false;
@@ -469,8 +472,17 @@ class tile_agent {
           if (rest < 0) rest = gallop_past(args_.keys_b, staged_end, args_.size_b, key, comp_) - staged_end;
           run += rest;
         }
-        bounds[e] = t.begin.b + j;
-        runs[e] = run < index_t(saturated_run) ? run_length(run) : saturated_run;
+        if (out.bounds != nullptr) {
+          out.bounds[t.begin.a + e] = t.begin.b + j;
+        } else {
+          positions[e] = std::uint16_t(j);
+        }
+        if (run < index_t(saturated_run)) {
+          runs[e] = run_length(run);
+        } else {
+          runs[e] = saturated_run;
+          out.long_runs[t.begin.a + e] = run;
+        }
         sum += run;
       };
       // A strided loop: unrolled over the tile's steps it measured slower (2^28 int32 dup2 on
@@ -486,8 +498,9 @@ class tile_agent {
         index_t total = 0;
         CORANK_PRAGMA_UNROLL
         for (int w = 0; w < threads / 32; ++w) total += work.warp_sums[w];
-        args_.b_values_out.tile_first[index] = t.begin.a;
-        args_.b_values_out.tile_sums[index] = total;
+        out.tile_first[index] = t.begin.a;
+        out.tile_b[index] = t.begin.b;
+        out.tile_sums[index] = total;
       }
     } else {
       const auto out = args_.b_values_out + t.begin.a;

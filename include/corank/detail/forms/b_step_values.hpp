@@ -10,11 +10,11 @@
 //   b_matches    writes whether B[j] exists and is equivalent to the step's key (on the
 //                lower-bound path, B[j] is the first of B's elements not before it): whether
 //                B holds the key. `invert` writes the opposite.
-//   b_runs       (GPU only: the join's lower-bound pass, join_dispatch.cuh) writes j and the
+//   b_runs       (GPU only: the join's bound pass, join_dispatch.cuh) writes j and the
 //                length of B's run of elements equivalent to the key from j, the key's
-//                matches: into two arrays (bounds_and_runs), and per tile its first query and
-//                the sum of its runs. The tile counts each run in its staged window of B,
-//                which reaches run_lookahead elements past the tile, and past that in B.
+//                matches, compactly (bounds_and_runs), and per tile its first query, B start
+//                and sum of runs. The tile counts each run in its staged window of B, which
+//                reaches run_lookahead elements past the tile, and past that in B.
 // The walks record j for every step; B[j] may lie past the walk's window (B's next element
 // after a piece or a tile), which only b_matches reads: the CPU's walk at the step, the GPU's
 // tile at its store (tile_agent.cuh). Plain C++.
@@ -36,18 +36,25 @@ struct b_matches {
 
 struct b_runs {};
 
-// A run's length as b_runs writes it: 16 bits, where the longest runs read `saturated_run`
-// (whoever reads them counts those again from the bound: kernels/join_offsets_kernel.cuh).
+// A run's length as b_runs writes it: 16 bits, where runs of 0xffff or more read
+// `saturated_run` and their whole length is written beside (bounds_and_runs::long_runs).
 using run_length = std::uint16_t;
 inline constexpr run_length saturated_run = 0xffff;
 
-// Where b_runs writes: each query's bound and its run (the query's index into both), and
-// each tile's first query and the sum of its runs (the tile's index; -1 for a tile that
-// found the inputs out of order).
+// Where b_runs writes, each query's at its index and each tile's at the tile's: the query's
+// bound as its position in the tile's B window (16 bits: a window is shorter than 2^16; the
+// bound is the tile's B start plus it), its run, and for a saturated run its length; the
+// tile's first query, B start and sum of runs (-1 as the first query and the sum for a tile
+// that found the inputs out of order). 4 bytes a query where most runs are short; where
+// `bounds` is not null (the join's lower bounds for its caller), the bound whole there
+// instead of its position.
 struct bounds_and_runs {
   index_t* bounds;
+  std::uint16_t* positions;
   run_length* runs;
+  index_t* long_runs;
   index_t* tile_first;
+  index_t* tile_b;
   index_t* tile_sums;
 };
 

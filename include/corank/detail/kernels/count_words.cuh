@@ -15,12 +15,11 @@ __global__ void keep_negative_count_kernel(index_t* count_out, const index_t* se
 }
 
 // The join's count (dispatch/join_dispatch.cuh): a word's negative verdict (the inputs found
-// unsorted), else the number of pairs, offsets[m] (-1 where that is negative: the counts
-// found them unsorted).
+// unsorted), else the number of pairs, *pairs (-1 where that is negative: the counts found
+// them unsorted).
 template <int = 0>
-__global__ void join_count_kernel(index_t* count_out, const index_t* words, int passes, const index_t* offsets,
-                                  index_t m) {
-  index_t count = offsets[m] < 0 ? -1 : offsets[m];
+__global__ void join_count_kernel(index_t* count_out, const index_t* words, int passes, const index_t* pairs) {
+  index_t count = *pairs < 0 ? -1 : *pairs;
   for (int w = 0; w < passes; ++w) count = words[w] < 0 ? words[w] : count;
   *count_out = count;
 }

@@ -1,59 +1,24 @@
 #pragma once
-// The sort-merge join's offsets (join.cuh; launched by dispatch/join_dispatch.cuh). Op-specific,
-// but here rather than in ops/: the dispatch layer launches every kernel, and the framework
-// does not include ops/ (it depends only on b_step_values.hpp's runs).
-// From the one search pass's runs (b_step_values.hpp's b_runs: each left key's
-// run of matches in the right column, 16 bits, and each tile's first key and sum of runs):
-// an exclusive scan of the tiles' sums (cub::DeviceScan, a few hundred thousand), then
-// join_offsets_kernel, a warp per tile of the pass, which scans its runs and adds the
-// tile's prefix: it reads 2 bytes a key and writes 8, coalesced. A run too long for
-// 16 bits is counted again from the bound (join_run_count), by a galloping search for its
-// end in the right column; a bound outside the column counts -1, and so does a tile that
-// found the inputs out of order, which the scans' operator (sticky_sum) carries to every
-// later prefix sum: the number of pairs comes out negative. (The pass checked the order:
-// each left key against the one before it, and against the right keys around its bound.)
+// The sort-merge join's offsets for sorted_join_offsets (join.cuh; launched by
+// dispatch/join_dispatch.cuh; the bound pass wrote the lower bounds). Op-specific, but here
+// rather than in ops/: the dispatch layer launches every kernel, and the framework does not
+// include ops/ (it depends only on b_step_values.hpp's runs).
+// From the one search pass's runs (b_step_values.hpp's bounds_and_runs: each left key's run
+// of matches in the right column, 16 bits, and each tile's first key and sum of runs) and the
+// exclusive scan of the tiles' sums (join_tile_sums.cuh), join_offsets_kernel, a warp per
+// tile of the pass, scans its runs and adds the tile's prefix: it reads 2 bytes a key and
+// writes 8, coalesced. A saturated run's length is read from long_runs. Where the pass found
+// the inputs out of order, that tile writes nothing and the prefix sums from it on are -1, and
+// so are offsets[m] and the number of pairs. (The pass checked the order: each left key
+// against the one before it, and against the right keys around its bound.)
 
 #include <corank/config.hpp>
 #include <corank/detail/forms/b_step_values.hpp>
-#include <corank/detail/thread/gallop.hpp>
+#include <corank/detail/kernels/join_tile_sums.cuh>
 
 #include <cstdint>
 
 namespace corank::detail {
-
-template <class Left, class Right, class Compare>
-struct join_run_count {
-  Left left;
-  Right right;
-  const index_t* lower;
-  const run_length* runs;
-  index_t m, n;
-  Compare comp;
-
-  __device__ index_t operator()(index_t i) const {
-    if (i >= m) return 0;
-    const run_length run = runs[i];
-    if (run != saturated_run) return run;
-    const index_t first = lower[i];
-    if (first < 0 || first > n) return -1;
-    const auto key = left[i];
-    return gallop_past(right, first, n, key, comp) - first;
-  }
-};
-
-// The scan's operator: a sum in which -1 (inputs out of order) is sticky. Associative, with 0
-// its identity on the counts.
-struct sticky_sum {
-  __host__ __device__ index_t operator()(index_t a, index_t b) const { return a < 0 || b < 0 ? -1 : a + b; }
-};
-
-// Tile t's sum of runs (0 past the last tile, so that an exclusive scan of tiles + 1 ends
-// with the number of pairs).
-struct tile_sum_of {
-  const index_t* sums;
-  index_t tiles;
-  __host__ __device__ index_t operator()(index_t t) const { return t < tiles ? sums[t] : 0; }
-};
 
 constexpr int join_offsets_threads = 256;
 constexpr int join_offsets_warps = join_offsets_threads / 32;  // a tile each
@@ -72,10 +37,10 @@ inline index_t join_offsets_blocks(index_t tiles) { return (tiles + join_offsets
 // the warp's piece of shared memory, coalesced. (A block per tile, with CUB's transposes and
 // a block scan over the pass's whole tile of which the keys fill about half: latency-bound at
 // 46% of DRAM throughput, H200 2^28 int32 dup2.)
-template <int Tile, class Count>
+template <int Tile>
 __global__ void __launch_bounds__(join_offsets_threads)
-    join_offsets_kernel(const run_length* runs, const index_t* tile_first, const index_t* tile_prefix, index_t tiles,
-                        index_t m, Count recount, index_t* offsets) {
+    join_offsets_kernel(bounds_and_runs pass, const join_tile_prefix* tile_prefix, index_t tiles, index_t m,
+                        index_t* offsets) {
   constexpr int items = join_offsets_items, round = join_offsets_round;
   // A lane's 8 offsets at lane * 9 (conflict-free for the blocked writes and the striped reads).
   __shared__ index_t transposed[join_offsets_warps][32 * (items + 1)];
@@ -83,11 +48,12 @@ __global__ void __launch_bounds__(join_offsets_threads)
   index_t* mine = transposed[threadIdx.x / 32];
   const index_t t = index_t(blockIdx.x) * join_offsets_warps + threadIdx.x / 32;
   if (t >= tiles) return;
-  if (t == tiles - 1 && lane == 0) offsets[m] = tile_prefix[tiles];
-  const index_t first = tile_first[t], last = t + 1 < tiles ? tile_first[t + 1] : m;
+  if (t == tiles - 1 && lane == 0) offsets[m] = tile_prefix[tiles].pairs;
+  const run_length* runs = pass.runs;
+  const index_t first = pass.tile_first[t], last = t + 1 < tiles ? pass.tile_first[t + 1] : m;
   if (!(0 <= first && first <= last && last <= m && last - first <= Tile)) return;
   if (first == last) return;
-  index_t carry = tile_prefix[t];
+  index_t carry = tile_prefix[t].pairs;
   const sticky_sum op{};
   const bool vector = reinterpret_cast<std::uintptr_t>(runs) % 16 == 0;
   // The rounds start at a multiple of 8 keys (so that a lane's 8 runs are one aligned load,
@@ -121,7 +87,7 @@ __global__ void __launch_bounds__(join_offsets_threads)
     for (int k = 0; k < items; ++k) {
       const index_t key = k0 + k;
       const bool inside = first <= key && key < last;
-      counts[k] = !inside ? 0 : loaded[k] != saturated_run ? index_t(loaded[k]) : recount(key);
+      counts[k] = !inside ? 0 : loaded[k] != saturated_run ? index_t(loaded[k]) : pass.long_runs[key];
       sum = op(sum, counts[k]);
     }
     // The lanes' inclusive sums, then this lane's exclusive prefix.
