@@ -24,8 +24,8 @@
 //     storage depends on it), and *count_out as sorted_join_count does.
 //   The same two halves, for a caller that sizes the outputs by the count in between (the
 //   Python package, the command) without computing the bounds twice; they move the bounds and
-//   offsets through memory (16 bytes a left element, where the convenience sorted_join keeps
-//   4 from its count to its pairs, and so takes less time):
+//   offsets through memory (16 bytes a left element, where the convenience sorted_join writes
+//   4 at its count and reads them at its pairs, and so takes less time):
 //   cudaError_t sorted_join_offsets(temp_storage, temp_storage_bytes, left, m, right, n,
 //                                   lower_out, offsets_out, count_out, comp = {}, stream = nullptr,
 //                                   kind = default_strategy)
@@ -53,8 +53,8 @@
 //   and the output positions into tiles of 2048 steps, each staged in shared memory, a
 //   position's left element found by a binary search of the staged offsets, or, with 1.5
 //   pairs or more a left element, by a walk of the tile's merge path. O(m + n + pairs) work;
-//   temporary storage about 12 bytes a left element (sorted_join), 2 (the offsets' form,
-//   besides the caller's bounds and offsets).
+//   temporary storage about 12 bytes a left element (besides, for sorted_join_offsets, the
+//   caller's bounds and offsets).
 // - Outputs: positions as index_t, converted to the outputs' value types; left_out and
 //   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
 //   count, nothing is written past `pairs`: sorted_join writes the first `pairs` pairs (and

@@ -181,7 +181,7 @@ TEST_F(GpuJoin, PiecesStoredBySearchesAndByWarps) {
 
 // Right runs on either side of what a bound pass's tile stages past its window
 // (b_step_values.hpp: run_lookahead) and of the 16 bits a run is written in (saturated_run:
-// the scan counts those again), each key once to 3 times on the left, so that runs start and
+// their lengths are written whole beside), each key once to 3 times on the left, so that runs start and
 // end at every place around the tiles' edges; and with the long keys many times on the left.
 TEST_F(GpuJoin, RunsAroundTheLookaheadAndThe16Bits) {
   std::mt19937_64 rng = make_rng();

@@ -410,9 +410,11 @@ class tile_agent {
   }
 
   // 5, for ops that write A in place (after the compaction's barrier): the tile's outputs at
-  // its A window's start, B's positions as the window's start plus the staged ones. For
-  // b_runs also each query's run of equivalent elements in B (run_length), the tile's first
-  // query and the sum of its runs (bounds_and_runs' tile arrays, at `index`), and the checks
+  // its A window's start, B's positions as the window's start plus the staged ones. b_runs
+  // writes each query's position in B's window instead (or its whole bound, where `bounds` is
+  // not null) and its run of equivalent elements in B (run_length; a saturated one also whole,
+  // to long_runs), the tile's first query, B start and sum of runs (bounds_and_runs' tile
+  // arrays, at `index`), and the checks
   // of the order that the join promises: each query against the one before it (a left column
   // that goes down anywhere is found) and against B's elements around its bound. A tile that
   // is not consistent stores nothing (b_runs: -1 as its first query and sum); it, or a query

@@ -5,15 +5,16 @@
 // the two-input dispatcher (dispatch.cuh: each left key's bound in its tile's B window and its
 // run of matches in the right column, b_runs, and each tile's first key, B start and sum of
 // runs), the exclusive scan of the tiles' sums and pieces (cub::DeviceScan,
-// kernels/join_tile_sums.cuh); then, where the form writes them, the lower bounds and offsets
-// (kernels/join_offsets_kernel.cuh), or the pairs straight from the runs
+// kernels/join_tile_sums.cuh); then, where the form writes them, the offsets (the pass wrote
+// the whole lower bounds; kernels/join_offsets_kernel.cuh), or the pairs straight from the runs
 // (kernels/join_runs_expand_kernel.cuh); then the count (kernels/count_words.cuh).
 // sorted_join_expand's pairs from the caller's lower bounds and offsets are
 // kernels/join_expand_kernels.cuh's.
 //
 // The storage (temporary_arena.hpp), laid out by the same code that launches, once counting
-// (the query) and once placing (the run): the bound pass's results (join_kept: 4 bytes a left
-// key, 8 more where a run is saturated, and the tile arrays; on storage of their own where the
+// (the query) and once placing (the run): the bound pass's results (join_kept: 12 bytes a
+// left key, of which 4 are written where no run is saturated, and the tile arrays; on storage
+// of their own where the
 // convenience join keeps them from the count to the pairs), two words (the bound pass's
 // count, the expansion's verdict), then one region used by one stage at a time: the bound
 // pass's storage, the scan's, the pieces' tiles.

@@ -45,7 +45,7 @@ inline constexpr run_length saturated_run = 0xffff;
 // bound as its position in the tile's B window (16 bits: a window is shorter than 2^16; the
 // bound is the tile's B start plus it), its run, and for a saturated run its length; the
 // tile's first query, B start and sum of runs (-1 as the first query and the sum for a tile
-// that found the inputs out of order). 4 bytes a query where most runs are short; where
+// whose boundaries are inconsistent). 4 bytes a query where most runs are short; where
 // `bounds` is not null (the join's lower bounds for its caller), the bound whole there
 // instead of its position.
 struct bounds_and_runs {

@@ -1,5 +1,5 @@
 #pragma once
-// The sort-merge join's expansion (join.cuh's sorted_join and sorted_join_expand; launched by
+// The sort-merge join's expansion from offsets (join.cuh's sorted_join_expand; launched by
 // dispatch/join_dispatch.cuh; here rather than in ops/ for the reason join_offsets_kernel.cuh
 // gives). Output position p's left element is the last i with offsets[i] <= p. The
 // merge path of the offsets and the positions 0, 1, ..., pairs - 1 cut into tiles of

@@ -7,10 +7,11 @@
 // of matches in the right column, 16 bits, and each tile's first key and sum of runs) and the
 // exclusive scan of the tiles' sums (join_tile_sums.cuh), join_offsets_kernel, a warp per
 // tile of the pass, scans its runs and adds the tile's prefix: it reads 2 bytes a key and
-// writes 8, coalesced. A saturated run's length is read from long_runs. Where the pass found
-// the inputs out of order, that tile writes nothing and the prefix sums from it on are -1, and
-// so are offsets[m] and the number of pairs. (The pass checked the order: each left key
-// against the one before it, and against the right keys around its bound.)
+// writes 8, coalesced. A saturated run's length is read from long_runs. A tile whose
+// boundaries the pass found inconsistent writes nothing, and the prefix sums from it on are
+// -1, and so is offsets[m]; a left key out of order inside a consistent tile sets only the
+// pass's count word to -1. (The pass checked the order: each left key against the one before
+// it, and against the right keys around its bound.)
 
 #include <corank/config.hpp>
 #include <corank/detail/forms/b_step_values.hpp>

@@ -2,9 +2,10 @@
 // The join's bound-pass tiles as its later stages read them (dispatch/join_dispatch.cuh): each
 // tile's sum of runs, scanned (cub::DeviceScan) with the number of pieces its pairs are cut
 // into for the expansion from the runs (join_runs_expand_kernel.cuh): at most
-// join_piece_positions a piece, a tile with no pairs none. A tile that found the inputs out of
-// order sums -1, which the scan's operator carries to every later prefix sum: the number of
-// pairs comes out negative.
+// join_piece_positions a piece, a tile with no pairs none. A tile whose boundaries the pass
+// found inconsistent sums -1, which the scan's operator carries to every later prefix sum: the
+// number of pairs comes out negative (a key out of order inside a consistent tile sets the
+// pass's count word instead).
 
 #include <corank/config.hpp>
 
