@@ -14,10 +14,9 @@
 // The storage (temporary_arena.hpp), laid out by the same code that launches, once counting
 // (the query) and once placing (the run): the bound pass's results (join_kept: 12 bytes a
 // left key, of which 4 are written where no run is saturated, and the tile arrays; on storage
-// of their own where the
-// convenience join keeps them from the count to the pairs), two words (the bound pass's
-// count, the expansion's verdict), then one region used by one stage at a time: the bound
-// pass's storage, the scan's, the pieces' tiles.
+// of their own where the convenience join keeps them from the count to the pairs), two words
+// (the bound pass's count, the expansion's verdict), then one region used by one stage at a
+// time: the bound pass's storage, the scan's, the pieces' tiles.
 
 #include <corank/detail/dispatch/dispatch.cuh>
 #include <corank/detail/dispatch/temporary_arena.hpp>
