@@ -53,11 +53,12 @@ def join(left, right, *, assume_sorted=False, check_sorted=True, stream=None, th
     times in left and b times in right gives its a * b pairs. Ordered by key, then i, then j
     (for sorted columns: by i, then j). Gather the rows with them: left_values[left_indices].
 
-    How: each left key's lower and upper bound in right (corank's sorted search, one pass
-    each), their prefix sums, and one more sorted search that gives each output its left key,
-    in equal pieces however the pairs fall on the keys; the count first (the bounds and prefix
-    sums kept), then the pairs from them (their outputs sized by the count). Left, outer and
-    anti joins are not built yet.
+    How: each left key's lower bound in right and its number of matches (on CPU threads two
+    sorted searches, the lower and upper bounds; on the GPU one pass that also counts the
+    matches), their prefix sums, and a load-balanced expansion that gives each output its
+    left key, in equal pieces however the pairs fall on the keys; the count first (the bounds
+    and prefix sums kept), then the pairs from them (their outputs sized by the count). Left,
+    outer and anti joins are not built yet.
 """ + _COMMON + """
 
     >>> corank.join(np.array([1, 2, 2, 5]), np.array([2, 2, 5, 7]))
