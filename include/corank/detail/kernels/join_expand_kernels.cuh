@@ -19,6 +19,7 @@
 // [0, pairs).
 
 #include <corank/config.hpp>
+#include <corank/detail/thread/last_not_after.hpp>
 
 #include <cstdint>
 
@@ -95,11 +96,7 @@ __global__ void __launch_bounds__(join_expand_threads)
   // Each thread's positions rise, so each search starts where the last one ended.
   int found = 0;
   for (index_t p = p0 + threadIdx.x; p < p1; p += join_expand_threads) {
-    int hi = staged - 1;
-    while (found < hi) {
-      const int mid = found + (hi - found + 1) / 2;
-      if (staged_offsets[mid] <= p) found = mid; else hi = mid - 1;
-    }
+    found = last_not_after(staged_offsets, found, staged - 1, p);
     const index_t i = i0 - 1 + found;
     if (i < 0) continue;  // only for offsets[0] > 0: no left element
     left_out[p] = i;

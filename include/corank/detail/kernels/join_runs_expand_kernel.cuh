@@ -16,6 +16,7 @@
 #include <corank/config.hpp>
 #include <corank/detail/forms/b_step_values.hpp>
 #include <corank/detail/kernels/join_tile_sums.cuh>
+#include <corank/detail/thread/last_not_after.hpp>
 
 #include <cub/block/block_scan.cuh>
 
@@ -58,11 +59,7 @@ __device__ __forceinline__ void join_piece_by_search(const index_t* offsets, con
                                                      LeftOut left_out, RightOut right_out) {
   int found = 0;
   for (index_t p = q0 + threadIdx.x; p < q1; p += join_piece_threads) {
-    int hi = count - 1;
-    while (found < hi) {
-      const int mid = found + (hi - found + 1) / 2;
-      if (offsets[mid] <= p) found = mid; else hi = mid - 1;
-    }
+    found = last_not_after(offsets, found, count - 1, p);
     left_out[p] = first + found;
     right_out[p] = window + positions[found] + (p - offsets[found]);
   }
@@ -91,11 +88,7 @@ __device__ __forceinline__ void join_piece_by_warps(const index_t* offsets, cons
   const index_t w0 = q0 + index_t(threadIdx.x / 32) * span;
   const index_t w1 = w0 + span < q1 ? w0 + span : q1;
   if (w0 >= w1) return;
-  int key = 0;
-  for (int hi = count - 1; key < hi;) {
-    const int mid = key + (hi - key + 1) / 2;
-    if (offsets[mid] <= w0) key = mid; else hi = mid - 1;
-  }
+  int key = last_not_after(offsets, 0, count - 1, w0);
   const unsigned at_or_before = 0xffffffffu >> (31 - lane);
   for (index_t chunk = w0; chunk < w1; chunk += chunk_size) {
     int mine[words];
