@@ -22,6 +22,7 @@ enum class tile_kind : unsigned char {
   partitioned_merge,  // merges on the tile agent (strategy::partitioned)
   balanced_path,      // the set operations, and every other op of data-dependent output size
   sorted_search,      // the sorted search (each query written once, at its own index)
+  join_bounds,        // the join's bound pass: the sorted search that also counts each query's run
   block_sort,         // the sort's first stage: a block sorts a tile into a run
   multiway_merge,     // the k-way merge's tiles (merge_runs, the sort's passes)
 };
@@ -86,6 +87,12 @@ constexpr tile_shape sm90_tiles(tile_kind kind, int key_size, int value_size) {
       // At most 29 items (a thread walks up to items + 2 steps, tracked in 64-bit masks);
       // elements of 8 bytes take 27, the most with which 4 blocks still fit an SM.
       return {128, key_size + value_size == 8 ? 27 : std::min(streaming_items, 29), registers};
+    case tile_kind::join_bounds:
+      // Smaller tiles than the search's: more blocks an SM hide the staging's wait, and the
+      // expansion stages a tile per piece. H200, the join at 2^24 with 2 pairs a key, items
+      // 27 -> 17: int64 0.427 -> 0.398 ms, int32 (29 -> 17) 0.373 -> 0.358; 15 was slower
+      // than 17 in every shape (docs/decisions.md, "The join's tiles").
+      return {128, 17, registers};
     case tile_kind::block_sort:
     case tile_kind::multiway_merge: {
       // By the bytes an element moves; odd, so that the threads' serial walks (thread t at
@@ -209,6 +216,8 @@ template <class Key, class Value>
 using set_pairs_policy = tile_policy_for<tile_kind::balanced_path, Key, Value>;
 template <class Key>
 using sorted_search_policy = tile_policy_for<tile_kind::sorted_search, Key>;
+template <class Key>
+using join_bounds_policy = tile_policy_for<tile_kind::join_bounds, Key>;
 template <class Key, class Value = void>
 using block_sort_policy = tile_policy_for<tile_kind::block_sort, Key, Value>;
 template <class Key, class Value = void>

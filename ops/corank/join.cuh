@@ -38,8 +38,9 @@
 //     the pairs from them (pairs = offsets[m]); count_out may be null, else it receives pairs.
 //
 // - How (detail/dispatch/join_dispatch.cuh): one bound pass (search.cuh's sorted search) finds
-//   each left element's lower bound in the right column and its run of matches, counted in the
-//   tile's staged right window, and each tile's sum of runs; CUB scans the tile sums. The forms
+//   each left element's lower bound in the right column and its run of matches, read from a
+//   bit per staged right element that marks where runs start (those comparisons also check
+//   the right column's order), and each tile's sum of runs; CUB scans the tile sums. The forms
 //   that write pairs (sorted_join, device and convenience; the convenience form keeps the
 //   pass's results from its count to its pairs) take them from the pass's compact results: 4
 //   bytes a left element (the bound's position in its tile's right window and the run, 16
@@ -53,17 +54,18 @@
 //   and the output positions into tiles of 2048 steps, each staged in shared memory, a
 //   position's left element found by a binary search of the staged offsets, or, with 1.5
 //   pairs or more a left element, by a walk of the tile's merge path. O(m + n + pairs) work;
-//   temporary storage about 12 bytes a left element (besides, for sorted_join_offsets, the
-//   caller's bounds and offsets).
+//   temporary storage about 12 bytes a left element for sorted_join (device and convenience),
+//   2 for sorted_join_offsets (besides the caller's bounds and offsets, which also hold the
+//   pass's runs of 2^16 or more until the offsets overwrite them), and about 64 bytes a tile
+//   of the pass (2176 elements) for the counts.
 // - Outputs: positions as index_t, converted to the outputs' value types; left_out and
 //   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
 //   count, nothing is written past `pairs`: sorted_join writes the first `pairs` pairs (and
 //   none past the count), sorted_join_expand exactly `pairs` outputs, of unspecified contents
 //   past the count.
 // - Preconditions, errors and unsorted inputs as search.cuh's, with the left column as the
-//   queries and the right as the haystack (the counts also find a left column that goes down
-//   anywhere, and a lower bound its neighbours in the right column contradict; the expansion,
-//   offsets that go backwards): the two-phase forms return cudaErrorInvalidValue for bad
+//   queries and the right as the haystack (the counts also find either column going down
+//   anywhere; the expansion, offsets that go backwards): the two-phase forms return cudaErrorInvalidValue for bad
 //   arguments (negative sizes or pairs, null pointers with nonzero sizes, too little temporary
 //   storage or storage not aligned to 256 bytes, a null count_out), the convenience forms throw
 //   corank::cuda_error with a sentence for them and corank::unsorted_input where the kernels

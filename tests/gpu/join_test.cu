@@ -1,11 +1,11 @@
 // The sort-merge join on the GPU (join.cuh: sorted_join_count, sorted_join) against each left
 // key's std::equal_range (support/join_cases.hpp): distributions and sizes around the tile and
 // over several tiles, two strategies, runs whose pairs cross the expansion's tiles, pieces
-// stored by each of their ways (and fewer pairs than the count), empty sides, one key with
+// stored by each of their ways (and fewer or more pairs than the count), empty sides, one key with
 // 10^4 copies on each side (10^8 pairs of one key), 2^32 pairs of one key
 // from constant iterators (positions beyond 2^31), the two-phase forms (the count and the
-// pairs; the offsets and the expansion), unsorted inputs (a left column going down is always
-// found; offsets going backwards in the expansion) and argument errors.
+// pairs; the offsets and the expansion), unsorted inputs (a left or a right column going down
+// is always found; offsets going backwards in the expansion) and argument errors.
 //
 // Kernels compile for int32 columns with index_t outputs, and for the constant iterators with
 // outputs that check each pair where it is written: a bound pass (bounds, runs and tile sums),
@@ -48,7 +48,7 @@ using namespace corank::test;
 using corank::index_t;
 using corank::strategy;
 
-constexpr std::size_t tile = corank::set_keys_policy<std::int32_t>::items_per_tile;
+constexpr std::size_t tile = corank::join_bounds_policy<std::int32_t>::items_per_tile;
 
 void check_join(const std::vector<std::int32_t>& left, const std::vector<std::int32_t>& right, strategy kind) {
   const join_pairs expected = reference_join(left, right, corank::less{});
@@ -177,6 +177,19 @@ TEST_F(GpuJoin, PiecesStoredBySearchesAndByWarps) {
   EXPECT_TRUE(lo.check(std::vector<index_t>(expected.left.begin(), expected.left.begin() + some))) << "left positions";
   EXPECT_TRUE(ro.check(std::vector<index_t>(expected.right.begin(), expected.right.begin() + some)))
       << "right positions";
+  // More pairs than the count: every pair, nothing past the count (the guards after the
+  // outputs lie inside the `pairs` given).
+  const index_t all = index_t(expected.left.size()), more = all + index_t(guard_elements);
+  guarded_output<index_t> lo_all{std::size_t(all)}, ro_all{std::size_t(all)};
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(nullptr, bytes, l.data(), m, r.data(), n, more, lo_all.first(),
+                                                     ro_all.first(), count.data()));
+  device_buffer<unsigned char> temp_all(bytes);
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(temp_all.data(), bytes, l.data(), m, r.data(), n, more,
+                                                     lo_all.first(), ro_all.first(), count.data()));
+  CORANK_ASSERT_DEVICE_OK();
+  EXPECT_EQ(count.to_host()[0], all);
+  EXPECT_TRUE(lo_all.check(expected.left)) << "left positions, more pairs than the count";
+  EXPECT_TRUE(ro_all.check(expected.right)) << "right positions, more pairs than the count";
 }
 
 // Right runs on either side of what a bound pass's tile stages past its window
@@ -233,6 +246,34 @@ TEST_F(GpuJoin, UnsortedLeftIsAlwaysFound) {
     CORANK_ASSERT_DEVICE_OK();
     EXPECT_TRUE(lo.untouched());
     EXPECT_TRUE(ro.untouched());
+  }
+}
+
+// A right column that goes down anywhere is found too (the bound pass compares each right
+// element it stages with the one before it), before any pair is written; as is one that goes
+// down where no left key falls.
+TEST_F(GpuJoin, UnsortedRightIsAlwaysFound) {
+  std::mt19937_64 rng = make_rng();
+  for (std::size_t size : {std::size_t(2), std::size_t(5000), std::size_t(quick_or(300000, 30000))}) {
+    for (const bool far_from_left : {false, true}) {
+      std::vector<std::int32_t> left(size), right(size);
+      for (std::size_t k = 0; k < size; ++k) left[k] = right[k] = std::int32_t(k / 3);
+      // Far from the left keys: the left column holds only its first key.
+      if (far_from_left) std::fill(left.begin(), left.end(), left[0]);
+      const std::size_t at = 1 + rng() % (size - 1);
+      std::swap(right[at - 1], right[at]);
+      if (right[at - 1] == right[at]) right[at - 1] = right[at] + 1;
+      SCOPED_TRACE("size " + std::to_string(size) + ", descent at " + std::to_string(at) +
+                   (far_from_left ? ", one left key" : ""));
+      const device_buffer<std::int32_t> l(left), r(right);
+      EXPECT_THROW(corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end()), corank::unsorted_input);
+      guarded_output<index_t> lo(size), ro(size);
+      EXPECT_THROW(corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), lo.first(), ro.first()),
+                   corank::unsorted_input);
+      CORANK_ASSERT_DEVICE_OK();
+      EXPECT_TRUE(lo.untouched());
+      EXPECT_TRUE(ro.untouched());
+    }
   }
 }
 
@@ -439,6 +480,54 @@ TEST_F(GpuJoinTwoPhase, OffsetsThenExpandComputeTheBoundsOnce) {
 
 // Offsets that go backwards (not sorted_join_offsets's): a negative count, and stores only
 // inside the `pairs` outputs.
+// Runs of 2^16 and more (saturated_run) in sorted_join_offsets, whose pass writes their
+// lengths into the caller's offsets until join_offsets_kernel overwrites them; and the
+// temporary storage of the forms that need less than the pairs' 12 bytes a left key.
+TEST_F(GpuJoinTwoPhase, OffsetsOfLongRunsAndTheFormsStorage) {
+  std::vector<std::int32_t> left, right;
+  for (std::int32_t k = 0; k < 40; ++k) {
+    left.insert(left.end(), std::size_t(1 + k % 3), k);
+    const std::size_t copies = k % 4 == 0 ? 65535 + std::size_t(k) : k % 4 == 1 ? 65534 : std::size_t(k % 5);
+    right.insert(right.end(), copies, k);
+  }
+  const index_t m = index_t(left.size()), n = index_t(right.size());
+  std::vector<index_t> lower_expected(left.size()), offsets_expected(left.size() + 1, 0);
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    const auto range = std::equal_range(right.begin(), right.end(), left[i]);
+    lower_expected[i] = index_t(range.first - right.begin());
+    offsets_expected[i + 1] = offsets_expected[i] + index_t(range.second - range.first);
+  }
+  const device_buffer<std::int32_t> l(left), r(right);
+  device_buffer<index_t> lower(left.size()), offsets(left.size() + 1), count(1);
+  std::size_t bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(nullptr, bytes, l.data(), m, r.data(), n, lower.data(),
+                                                             offsets.data(), count.data(), corank::less{}, stream));
+  device_buffer<unsigned char> temp(bytes);
+  offsets.fill_poison();
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(temp.data(), bytes, l.data(), m, r.data(), n,
+                                                             lower.data(), offsets.data(), count.data(),
+                                                             corank::less{}, stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_EQ(count.to_host()[0], offsets_expected.back());
+  EXPECT_EQ(lower.to_host(), lower_expected);
+  EXPECT_EQ(offsets.to_host(), offsets_expected);
+
+  // Storage for a million keys a side: the offsets' form 2 bytes a left key and the count's
+  // a few a tile, besides what the pass and the scan take whatever the form (the splits).
+  const index_t big = 1 << 20;
+  std::size_t pairs_bytes = 0, offsets_bytes = 0, count_bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join(nullptr, pairs_bytes, l.data(), big, r.data(), big, big,
+                                                     lower.data(), lower.data(), count.data(), corank::less{}, stream));
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(nullptr, offsets_bytes, l.data(), big, r.data(), big,
+                                                             lower.data(), offsets.data(), count.data(),
+                                                             corank::less{}, stream));
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_count(nullptr, count_bytes, l.data(), big, r.data(), big,
+                                                           count.data(), corank::less{}, stream));
+  EXPECT_GE(pairs_bytes, std::size_t(12 * big));
+  EXPECT_LT(offsets_bytes, std::size_t(3 * big));
+  EXPECT_LT(count_bytes, std::size_t(big));
+}
+
 TEST_F(GpuJoinTwoPhase, ExpandFindsOffsetsGoingBackwards) {
   const index_t m = 5000, pairs = 20000;
   std::vector<index_t> lower(m, 0), offsets(m + 1);

@@ -112,6 +112,9 @@ class tile_agent {
     typename block_scan::TempStorage scan;
     index_t tile_offset;
     index_t warp_sums[counts_runs ? threads / 32 : 1];  // b_runs: the tile's runs, a sum per warp
+    // b_runs: where B's runs of equivalent elements start in its staged elements, a bit each
+    // (store_in_place), with room for the staged end's bit and a word read past it.
+    std::uint32_t b_run_starts[counts_runs ? (window_capacity + lookahead + 1) / 32 + 2 : 1];
   };
 
   // A thread's part of one tile, in registers.
@@ -414,12 +417,11 @@ class tile_agent {
   // writes each query's position in B's window instead (or its whole bound, where `bounds` is
   // not null) and its run of equivalent elements in B (run_length; a saturated one also whole,
   // to long_runs), the tile's first query, B start and sum of runs (bounds_and_runs' tile
-  // arrays, at `index`), and the checks
-  // of the order that the join promises: each query against the one before it (a left column
-  // that goes down anywhere is found) and against B's elements around its bound. A tile that
-  // is not consistent stores nothing (b_runs: -1 as its first query and sum); it, or a query
-  // out of order, writes -1 to *count_out, which the launch set to A's size (the stores of the
-  // others stay inside the output).
+  // arrays, at `index`), and checks the order as the join promises: each query against the
+  // one before it and each staged element of B against the one before it (either column
+  // going down anywhere is found). A tile that is not consistent stores nothing (b_runs: -1
+  // as its first query and sum); it, or elements out of order, write -1 to *count_out, which
+  // the launch set to A's size (the stores of the others stay inside the output).
   __device__ __forceinline__ void store_in_place(buffer& compacted, const tile& t, int index, index_t* count_out,
                                                  workspace& work) const {
     const int tid = threadIdx.x;
@@ -443,43 +445,58 @@ class tile_agent {
       const index_t staged_end = t.begin.b + b_staged;
       const bool a_before = t.begin.a > 0, b_before = t.begin.b > 0;
       const bounds_and_runs& out = args_.b_values_out;
-      std::uint16_t* positions = out.positions + t.begin.a;
-      run_length* runs = out.runs + t.begin.a;
       index_t rest = -1;  // the run past the staged elements: the same for every query that reaches it
       index_t sum = 0;
       bool out_of_order = false;
+      const int lane = tid % 32;
+      // Where B's runs start among its staged elements: bit p of the words is set where B[p]
+      // is after B[p - 1] (or has no element before it), and from the staged end on. A warp
+      // writes a word at a time. The same comparisons check B's order: with the queries'
+      // (below), every bound the walk found is right, or the inputs are not sorted.
+      std::uint32_t* starts = work.b_run_starts;
+      const int words = (b_staged + 1) / 32 + 2;
+      for (int w = tid / 32; w < words; w += threads / 32) {
+        const int p = w * 32 + lane;
+        bool starts_run = true;
+        if (p < b_staged && (p > 0 || b_before)) {
+          const key_type here = b_keys[p], before = b_keys[p - 1];
+          starts_run = comp_(before, here);
+          if (!starts_run && comp_(here, before)) out_of_order = true;
+        }
+        const std::uint32_t bits = __ballot_sync(0xffffffffu, starts_run);
+        if (lane == 0) starts[w] = bits;
+      }
+      __syncthreads();
+      // Query e's run: where B[j] holds its key, from j to the next run start, read from the
+      // words (up to 64 elements on; a galloping search past those), and on in B past the
+      // staged elements.
+      std::uint16_t* positions = out.positions != nullptr ? out.positions + t.begin.a : nullptr;
+      run_length* runs = out.runs != nullptr ? out.runs + t.begin.a : nullptr;
       auto one = [&](int e) {
         const key_type key = a_keys[e];
         const int j = int(staged[e]);
         if ((e > 0 || a_before) && comp_(key, a_keys[e - 1])) out_of_order = true;
-        if ((j > 0 || b_before) && !comp_(b_keys[j - 1], key)) out_of_order = true;
-        // The run: the first four elements compared at once, the run their prefix of matches
-        // (loads that do not wait for each other: loaded one after another, each after the
-        // last comparison, the pass took 0.11 ms more at 2^28 int32 dup2 on an H200), then a
-        // galloping search; a run that reaches the staged elements' end goes on in B.
-        bool match[4];
-        CORANK_PRAGMA_UNROLL
-        for (int k = 0; k < 4; ++k) match[k] = j + k < b_staged && !comp_(key, b_keys[j + k]);
-        int at = j;
-        bool going = true;
-        CORANK_PRAGMA_UNROLL
-        for (int k = 0; k < 4; ++k) {
-          going = going && match[k];
-          at += going ? 1 : 0;
-        }
-        if (j < b_staged && comp_(b_keys[j], key)) out_of_order = true;
-        if (at == j + 4) at = gallop_past(b_keys, at, b_staged, key, comp_);
-        index_t run = at - j;
-        if (at == b_staged && staged_end < args_.size_b && at > j) {
-          if (rest < 0) rest = gallop_past(args_.keys_b, staged_end, args_.size_b, key, comp_) - staged_end;
-          run += rest;
+        index_t run = 0;
+        if (j < b_staged && !comp_(key, b_keys[j])) {
+          const int from = j + 1, word = from / 32, bit = from % 32;
+          const unsigned long long ahead =
+              (static_cast<unsigned long long>(starts[word + 1]) << 32 | starts[word]) >> bit;
+          const int at = ahead != 0 ? from + __ffsll(static_cast<long long>(ahead)) - 1
+                                    : gallop_past(b_keys, from + 64 - bit, b_staged, key, comp_);
+          run = at - j;
+          if (at == b_staged && staged_end < args_.size_b) {
+            if (rest < 0) rest = gallop_past(args_.keys_b, staged_end, args_.size_b, key, comp_) - staged_end;
+            run += rest;
+          }
         }
         if (out.bounds != nullptr) {
           out.bounds[t.begin.a + e] = t.begin.b + j;
-        } else {
+        } else if (positions != nullptr) {
           positions[e] = std::uint16_t(j);
         }
-        if (run < index_t(saturated_run)) {
+        if (runs == nullptr) {
+          // the count alone
+        } else if (run < index_t(saturated_run)) {
           runs[e] = run_length(run);
         } else {
           runs[e] = saturated_run;

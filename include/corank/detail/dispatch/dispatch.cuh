@@ -42,14 +42,16 @@ using args_policy = tile_policy<Kind, int(sizeof(typename Args::key_type)),
                                 Args::with_values ? int(sizeof(typename Args::value_type)) : 0>;
 
 // The tile agent's tiles for `Op`: merge-path ops of known size take the partitioned merges'
-// tiles, ops that write A in place (the sorted search) their own row, every other op the
-// balanced-path ops' tiles (segmented operations too: half the items measured no faster, at
-// 2^28 on an H200).
+// tiles, ops that write A in place (the sorted search) their own row, and the join's bound
+// pass (b_runs) another, every other op the balanced-path ops' tiles (segmented operations
+// too: half the items measured no faster, at 2^28 on an H200).
 template <class Op, class Args>
-using agent_policy = args_policy<Op::output_size_is_input_size ? tile_kind::partitioned_merge
-                                 : writes_a_in_place_v<Op>    ? tile_kind::sorted_search
-                                                              : tile_kind::balanced_path,
-                                 Args>;
+using agent_policy =
+    args_policy<Op::output_size_is_input_size ? tile_kind::partitioned_merge
+                : writes_a_in_place_v<Op>     ? (std::is_same_v<decltype(Args::values_b), b_runs> ? tile_kind::join_bounds
+                                                                                                  : tile_kind::sorted_search)
+                                              : tile_kind::balanced_path,
+                Args>;
 
 // Whether `kind`, as the caller gave it, runs a merge-like op on a reference kernel, which
 // needs no temporary storage.

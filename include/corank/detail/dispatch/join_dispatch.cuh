@@ -69,13 +69,22 @@ struct join_kept {
   join_tile_prefix* prefix;
 };
 
-// Lays join_kept out on `arena` (m left keys, `tiles` tiles of the bound pass).
-inline join_kept lay_out_join_kept(temporary_arena& arena, index_t m, index_t tiles) {
+// What the stages after the bound pass read of its results: the pairs (positions, runs and
+// long runs, 12 bytes a left key), the offsets (runs; the long runs go to the caller's offsets,
+// which join_offsets_kernel overwrites a round after reading them), or the count alone (the
+// tiles' sums).
+enum class join_kept_use { pairs, offsets, count };
+
+// Lays join_kept out on `arena` (m left keys, `tiles` tiles of the bound pass) for `use`;
+// `offsets`: the caller's, for join_kept_use::offsets.
+inline join_kept lay_out_join_kept(temporary_arena& arena, index_t m, index_t tiles,
+                                   join_kept_use use = join_kept_use::pairs, index_t* offsets = nullptr) {
   join_kept k;
   k.pass.bounds = nullptr;
-  k.pass.positions = arena.take<std::uint16_t>(m);
-  k.pass.runs = arena.take<run_length>(m);
-  k.pass.long_runs = arena.take<index_t>(m);  // written only where a run is saturated
+  k.pass.positions = use == join_kept_use::pairs ? arena.take<std::uint16_t>(m) : nullptr;
+  k.pass.runs = use != join_kept_use::count ? arena.take<run_length>(m) : nullptr;
+  // Written only where a run is saturated.
+  k.pass.long_runs = use == join_kept_use::pairs ? arena.take<index_t>(m) : use == join_kept_use::offsets ? offsets : nullptr;
   k.pass.tile_first = arena.take<index_t>(tiles + 1);
   k.pass.tile_b = arena.take<index_t>(tiles + 1);
   k.pass.tile_sums = arena.take<index_t>(tiles + 1);
@@ -103,8 +112,8 @@ cudaError_t launch_join_runs_expansion(const join_kept& k, index_t tiles, index_
                                        RightOut right_out, index_t* piece_tile, index_t* word, cudaStream_t stream) {
   const index_t blocks = join_piece_blocks(tiles, pairs);
   if (blocks > index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
-  join_piece_partition_kernel<<<unsigned((blocks + 255) / 256), 256, 0, stream>>>(k.prefix, tiles, blocks,
-                                                                                  piece_tile, word);
+  join_piece_partition_kernel<<<unsigned((tiles + join_piece_threads - 1) / join_piece_threads), join_piece_threads, 0,
+                                stream>>>(k.prefix, tiles, blocks, piece_tile, word);
   if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;
   if (pairs == 0) return cudaSuccess;
   join_runs_expand_kernel<Tile><<<unsigned(blocks), join_piece_threads, 0, stream>>>(
@@ -165,7 +174,10 @@ cudaError_t join_stages(temporary_arena& temp, const Op& op, const Args& args, c
   work_bytes = work_bytes > pieces_bytes ? work_bytes : pieces_bytes;
 
   temporary_arena kept_arena{out.kept};
-  const join_kept k = lay_out_join_kept(out.kept != nullptr ? kept_arena : temp, m, tiles);
+  const join_kept_use use = out.kept != nullptr || out.expands ? join_kept_use::pairs
+                            : out.writes_offsets             ? join_kept_use::offsets
+                                                             : join_kept_use::count;
+  const join_kept k = lay_out_join_kept(out.kept != nullptr ? kept_arena : temp, m, tiles, use, out.offsets);
   index_t* words = temp.take<index_t>(2);
   char* work = temp.take<char>(index_t(work_bytes));
   if (!temp.runs()) return cudaSuccess;

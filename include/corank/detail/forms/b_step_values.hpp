@@ -13,8 +13,9 @@
 //   b_runs       (GPU only: the join's bound pass, join_dispatch.cuh) writes j and the
 //                length of B's run of elements equivalent to the key from j, the key's
 //                matches, compactly (bounds_and_runs), and per tile its first query, B start
-//                and sum of runs. The tile counts each run in its staged window of B, which
-//                reaches run_lookahead elements past the tile, and past that in B.
+//                and sum of runs. The tile marks where B's runs start in its staged window of
+//                B, which reaches run_lookahead elements past the tile, and reads each run
+//                there (past that, in B).
 // The walks record j for every step; B[j] may lie past the walk's window (B's next element
 // after a piece or a tile), which only b_matches reads: the CPU's walk at the step, the GPU's
 // tile at its store (tile_agent.cuh). Plain C++.
@@ -47,7 +48,8 @@ inline constexpr run_length saturated_run = 0xffff;
 // tile's first query, B start and sum of runs (-1 as the first query and the sum for a tile
 // whose boundaries are inconsistent). 4 bytes a query where most runs are short; where
 // `bounds` is not null (the join's lower bounds for its caller), the bound whole there
-// instead of its position.
+// instead of its position; where `positions` or `runs` is null, none of those (the count
+// alone needs only the tiles').
 struct bounds_and_runs {
   index_t* bounds;
   std::uint16_t* positions;

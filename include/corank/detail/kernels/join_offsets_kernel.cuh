@@ -10,8 +10,10 @@
 // writes 8, coalesced. A saturated run's length is read from long_runs. A tile whose
 // boundaries the pass found inconsistent writes nothing, and the prefix sums from it on are
 // -1, and so is offsets[m]; a left key out of order inside a consistent tile sets only the
-// pass's count word to -1. (The pass checked the order: each left key against the one before
-// it, and against the right keys around its bound.)
+// pass's count word to -1. (The pass checked the order: each left key and each right key
+// against the one before it.) The pass writes saturated runs' lengths into `offsets` itself
+// (sorted_join_offsets' storage, join_dispatch.cuh): a round reads its keys' long runs before
+// its scan and stores their offsets after it.
 
 #include <corank/config.hpp>
 #include <corank/detail/forms/b_step_values.hpp>
