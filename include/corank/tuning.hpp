@@ -89,9 +89,10 @@ constexpr tile_shape sm90_tiles(tile_kind kind, int key_size, int value_size) {
       return {128, key_size + value_size == 8 ? 27 : std::min(streaming_items, 29), registers};
     case tile_kind::join_bounds:
       // Smaller tiles than the search's: more blocks an SM hide the staging's wait, and the
-      // expansion stages a tile per piece. H200, the join at 2^24 with 2 pairs a key, items
-      // 27 -> 17: int64 0.427 -> 0.398 ms, int32 (29 -> 17) 0.373 -> 0.358; 15 was slower
-      // than 17 in every shape (docs/decisions.md, "The join's tiles").
+      // expansion stages a tile per piece. H200, the join at 2^24 with 2 pairs a key and the
+      // count known, items 27 -> 17: int64 0.427 -> 0.398 ms, int32 (29 -> 17) 0.373 -> 0.358;
+      // int32 with few pairs a key 4% slower; 15 slower than 19 and 27 (docs/decisions.md,
+      // "The join's runs from where the right column's runs start; the join's tiles").
       return {128, 17, registers};
     case tile_kind::block_sort:
     case tile_kind::multiway_merge: {
