@@ -227,52 +227,37 @@ TEST_F(GpuJoin, RunsAroundTheLookaheadAndThe16Bits) {
   check_join(many, long_runs, strategy::automatic);
 }
 
-// A left column that goes down anywhere is found (the counts compare each left key with the
-// one before it), before any pair is written.
-TEST_F(GpuJoin, UnsortedLeftIsAlwaysFound) {
-  std::mt19937_64 rng = make_rng();
-  for (std::size_t size : {std::size_t(2), std::size_t(5000), std::size_t(quick_or(300000, 30000))}) {
-    std::vector<std::int32_t> left(size), right(size);
-    for (std::size_t k = 0; k < size; ++k) left[k] = right[k] = std::int32_t(k / 3);
-    const std::size_t at = 1 + rng() % (size - 1);
-    std::swap(left[at - 1], left[at]);
-    if (left[at - 1] == left[at]) left[at - 1] = left[at] + 1;
-    SCOPED_TRACE("size " + std::to_string(size) + ", descent at " + std::to_string(at));
-    const device_buffer<std::int32_t> l(left), r(right);
-    EXPECT_THROW(corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end()), corank::unsorted_input);
-    guarded_output<index_t> lo(size), ro(size);
-    EXPECT_THROW(corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), lo.first(), ro.first()),
-                 corank::unsorted_input);
-    CORANK_ASSERT_DEVICE_OK();
-    EXPECT_TRUE(lo.untouched());
-    EXPECT_TRUE(ro.untouched());
-  }
+// Makes `column` go down once, at a random position (the keys k / 3), and checks that both
+// counts and the pairs find the columns unsorted before writing any pair.
+void expect_descent_found(std::vector<std::int32_t>& left, std::vector<std::int32_t>& right,
+                          std::vector<std::int32_t>& column, std::mt19937_64& rng, const std::string& what) {
+  const std::size_t at = 1 + rng() % (column.size() - 1);
+  std::swap(column[at - 1], column[at]);
+  if (column[at - 1] == column[at]) column[at - 1] = column[at] + 1;
+  SCOPED_TRACE(what + ", size " + std::to_string(column.size()) + ", descent at " + std::to_string(at));
+  const device_buffer<std::int32_t> l(left), r(right);
+  EXPECT_THROW(corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end()), corank::unsorted_input);
+  guarded_output<index_t> lo(left.size()), ro(left.size());
+  EXPECT_THROW(corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), lo.first(), ro.first()),
+               corank::unsorted_input);
+  CORANK_ASSERT_DEVICE_OK();
+  EXPECT_TRUE(lo.untouched());
+  EXPECT_TRUE(ro.untouched());
 }
 
-// A right column that goes down anywhere is found too (the bound pass compares each right
-// element it stages with the one before it), before any pair is written; as is one that goes
-// down where no left key falls.
-TEST_F(GpuJoin, UnsortedRightIsAlwaysFound) {
+// Either column going down anywhere is found, before any pair is written: the bound pass
+// compares each left key, and each right key it stages, with the one before it. The right
+// column also where no left key falls (the left column holding only its first key).
+TEST_F(GpuJoin, UnsortedColumnsAreAlwaysFound) {
   std::mt19937_64 rng = make_rng();
   for (std::size_t size : {std::size_t(2), std::size_t(5000), std::size_t(quick_or(300000, 30000))}) {
-    for (const bool far_from_left : {false, true}) {
+    for (const char* which : {"left", "right", "right, one left key"}) {
       std::vector<std::int32_t> left(size), right(size);
       for (std::size_t k = 0; k < size; ++k) left[k] = right[k] = std::int32_t(k / 3);
-      // Far from the left keys: the left column holds only its first key.
-      if (far_from_left) std::fill(left.begin(), left.end(), left[0]);
-      const std::size_t at = 1 + rng() % (size - 1);
-      std::swap(right[at - 1], right[at]);
-      if (right[at - 1] == right[at]) right[at - 1] = right[at] + 1;
-      SCOPED_TRACE("size " + std::to_string(size) + ", descent at " + std::to_string(at) +
-                   (far_from_left ? ", one left key" : ""));
-      const device_buffer<std::int32_t> l(left), r(right);
-      EXPECT_THROW(corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end()), corank::unsorted_input);
-      guarded_output<index_t> lo(size), ro(size);
-      EXPECT_THROW(corank::sorted_join(l.begin(), l.end(), r.begin(), r.end(), lo.first(), ro.first()),
-                   corank::unsorted_input);
-      CORANK_ASSERT_DEVICE_OK();
-      EXPECT_TRUE(lo.untouched());
-      EXPECT_TRUE(ro.untouched());
+      const std::string what = which;
+      if (what == "right, one left key") std::fill(left.begin(), left.end(), left[0]);
+      expect_descent_found(left, right, what == "left" ? left : right, rng, what);
+      if (HasFailure()) return;
     }
   }
 }
