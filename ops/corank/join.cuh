@@ -56,7 +56,7 @@
 //   pairs or more a left element, by a walk of the tile's merge path. O(m + n + pairs) work;
 //   temporary storage about 12 bytes a left element for sorted_join (device and convenience),
 //   2 for sorted_join_offsets (besides the caller's bounds and offsets, which also hold the
-//   pass's runs of 2^16 or more until the offsets overwrite them), and about 64 bytes a tile
+//   pass's runs of 0xffff or more until the offsets overwrite them), and about 64 bytes a tile
 //   of the pass (2176 elements) for the counts.
 // - Outputs: positions as index_t, converted to the outputs' value types; left_out and
 //   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
@@ -65,9 +65,10 @@
 //   past the count.
 // - Preconditions, errors and unsorted inputs as search.cuh's, with the left column as the
 //   queries and the right as the haystack (the counts also find either column going down
-//   anywhere; the expansion, offsets that go backwards): the two-phase forms return cudaErrorInvalidValue for bad
-//   arguments (negative sizes or pairs, null pointers with nonzero sizes, too little temporary
-//   storage or storage not aligned to 256 bytes, a null count_out), the convenience forms throw
+//   anywhere, where the left one is not empty; the expansion, offsets that go backwards): the
+//   two-phase forms return cudaErrorInvalidValue for bad arguments (negative sizes or pairs,
+//   null pointers with nonzero sizes, too little temporary storage or storage not aligned to
+//   256 bytes, a null count_out), the convenience forms throw
 //   corank::cuda_error with a sentence for them and corank::unsorted_input where the kernels
 //   found the inputs unsorted (before any pair is written, for sorted_join: it counts first).
 //   Nothing is ever read outside the inputs or written outside the outputs' `pairs` elements.

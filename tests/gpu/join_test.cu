@@ -245,9 +245,10 @@ void expect_descent_found(std::vector<std::int32_t>& left, std::vector<std::int3
   EXPECT_TRUE(ro.untouched());
 }
 
-// Either column going down anywhere is found, before any pair is written: the bound pass
-// compares each left key, and each right key it stages, with the one before it. The right
-// column also where no left key falls (the left column holding only its first key).
+// Either column going down anywhere is found (the left one not empty), before any pair is
+// written: the bound pass compares each left key, and each right key it stages, with the one
+// before it. The right column also where no left key falls (the left column holding only its
+// first key).
 TEST_F(GpuJoin, UnsortedColumnsAreAlwaysFound) {
   std::mt19937_64 rng = make_rng();
   for (std::size_t size : {std::size_t(2), std::size_t(5000), std::size_t(quick_or(300000, 30000))}) {
@@ -463,9 +464,7 @@ TEST_F(GpuJoinTwoPhase, OffsetsThenExpandComputeTheBoundsOnce) {
   EXPECT_TRUE(lo.check(expected.left));
 }
 
-// Offsets that go backwards (not sorted_join_offsets's): a negative count, and stores only
-// inside the `pairs` outputs.
-// Runs of 2^16 and more (saturated_run) in sorted_join_offsets, whose pass writes their
+// Runs of 0xffff and more (saturated_run) in sorted_join_offsets, whose pass writes their
 // lengths into the caller's offsets until join_offsets_kernel overwrites them; and the
 // temporary storage of the forms that need less than the pairs' 12 bytes a left key.
 TEST_F(GpuJoinTwoPhase, OffsetsOfLongRunsAndTheFormsStorage) {
@@ -513,6 +512,8 @@ TEST_F(GpuJoinTwoPhase, OffsetsOfLongRunsAndTheFormsStorage) {
   EXPECT_LT(count_bytes, std::size_t(big));
 }
 
+// Offsets that go backwards (not sorted_join_offsets's): a negative count, and stores only
+// inside the `pairs` outputs.
 TEST_F(GpuJoinTwoPhase, ExpandFindsOffsetsGoingBackwards) {
   const index_t m = 5000, pairs = 20000;
   std::vector<index_t> lower(m, 0), offsets(m + 1);

@@ -419,9 +419,10 @@ class tile_agent {
   // to long_runs), the tile's first query, B start and sum of runs (bounds_and_runs' tile
   // arrays, at `index`), and checks the order as the join promises: each query against the
   // one before it and each staged element of B against the one before it (either column
-  // going down anywhere is found). A tile that is not consistent stores nothing (b_runs: -1
-  // as its first query and sum); it, or elements out of order, write -1 to *count_out, which
-  // the launch set to A's size (the stores of the others stay inside the output).
+  // going down anywhere is found, where A is not empty). A tile that is not consistent stores
+  // nothing (b_runs: -1 as its first query and sum); it, or elements out of order, write -1 to
+  // *count_out, which the launch set to A's size (the stores of the others stay inside the
+  // output).
   __device__ __forceinline__ void store_in_place(buffer& compacted, const tile& t, int index, index_t* count_out,
                                                  workspace& work) const {
     const int tid = threadIdx.x;

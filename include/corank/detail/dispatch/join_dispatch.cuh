@@ -71,8 +71,8 @@ struct join_kept {
 
 // What the stages after the bound pass read of its results: the pairs (positions, runs and
 // long runs, 12 bytes a left key), the offsets (runs; the long runs go to the caller's offsets,
-// which join_offsets_kernel overwrites a round after reading them), or the count alone (the
-// tiles' sums).
+// whose round of join_offsets_kernel reads them before its scan and stores the offsets after
+// it), or the count alone (the tiles' sums).
 enum class join_kept_use { pairs, offsets, count };
 
 // Lays join_kept out on `arena` (m left keys, `tiles` tiles of the bound pass) for `use`;
