@@ -537,7 +537,9 @@ def test_the_samples_of_held_chunks_are_read_where_they_lie(client, rng, monkeyp
 
     def one_worker_failing(*args, **kwargs):  # as Client.run returns a worker's error with on_error="return"
         answers = real_run(*args, **kwargs)
-        answers[workers[1]] = OSError("this worker failed")
+        # One of the workers asked: B's holder, or, where the earlier computes left copies of B's
+        # chunks on workers[0] (each chunk is read where its first holder by name lies), that one.
+        answers[max(answers)] = OSError("this worker failed")
         return answers
 
     cases = [("held", A, B, False, 0), ("check_sorted", A, B, True, blocks),
