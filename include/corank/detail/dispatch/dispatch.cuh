@@ -46,12 +46,14 @@ using args_policy = tile_policy<Kind, int(sizeof(typename Args::key_type)),
 // pass (b_runs) another, every other op the balanced-path ops' tiles (segmented operations
 // too: half the items measured no faster, at 2^28 on an H200).
 template <class Op, class Args>
-using agent_policy =
-    args_policy<Op::output_size_is_input_size ? tile_kind::partitioned_merge
-                : writes_a_in_place_v<Op>     ? (std::is_same_v<decltype(Args::values_b), b_runs> ? tile_kind::join_bounds
-                                                                                                  : tile_kind::sorted_search)
-                                              : tile_kind::balanced_path,
-                Args>;
+inline constexpr tile_kind agent_tile_kind =
+    Op::output_size_is_input_size                      ? tile_kind::partitioned_merge
+    : !writes_a_in_place_v<Op>                         ? tile_kind::balanced_path
+    : std::is_same_v<decltype(Args::values_b), b_runs> ? tile_kind::join_bounds
+                                                       : tile_kind::sorted_search;
+
+template <class Op, class Args>
+using agent_policy = args_policy<agent_tile_kind<Op, Args>, Args>;
 
 // Whether `kind`, as the caller gave it, runs a merge-like op on a reference kernel, which
 // needs no temporary storage.

@@ -84,7 +84,9 @@ inline join_kept lay_out_join_kept(temporary_arena& arena, index_t m, index_t ti
   k.pass.positions = use == join_kept_use::pairs ? arena.take<std::uint16_t>(m) : nullptr;
   k.pass.runs = use != join_kept_use::count ? arena.take<run_length>(m) : nullptr;
   // Written only where a run is saturated.
-  k.pass.long_runs = use == join_kept_use::pairs ? arena.take<index_t>(m) : use == join_kept_use::offsets ? offsets : nullptr;
+  k.pass.long_runs = use == join_kept_use::pairs     ? arena.take<index_t>(m)
+                     : use == join_kept_use::offsets ? offsets
+                                                     : nullptr;
   k.pass.tile_first = arena.take<index_t>(tiles + 1);
   k.pass.tile_b = arena.take<index_t>(tiles + 1);
   k.pass.tile_sums = arena.take<index_t>(tiles + 1);
