@@ -15,9 +15,11 @@
 //   thrust::lower_bound's vectorized form (a binary search per query); int64 positions.
 //   Bytes: both columns read, the positions written.
 // join: the inner join of the two columns, every (i, j) with left[i] == right[j], as int64
-//   positions. corank: device::sorted_join_offsets then device::sorted_join_expand (storage
-//   allocated once, the count known from before, as a caller that sized its outputs has it;
-//   the two halves are also timed alone), device::sorted_join (the bound pass and the pairs
+//   positions. corank: device::sorted_join_count_and_keep then device::sorted_join_from_kept
+//   (the Python package's and the command's two halves; storage allocated once, the count
+//   known from before, as a caller that sized its outputs has it), device::sorted_join_offsets
+//   then device::sorted_join_expand (the same, the two halves also timed alone),
+//   device::sorted_join (the bound pass and the pairs
 //   from its runs, the count known), and the convenience corank::sorted_join (which counts,
 //   reads the count back and expands from the runs, allocating from corank's pool). Thrust's sort-merge
 //   join on the same sorted keys:
@@ -216,7 +218,14 @@ void bench_join(bench_context& ctx, const options& opt, const std::string& type,
     std::size_t join_bytes = 0;
     BENCH_CHECK(corank::device::sorted_join(nullptr, join_bytes, l, m, r, n, pairs, ours_l.get<index_t>(),
                                             ours_r.get<index_t>(), static_cast<index_t*>(nullptr)));
-    device_buffer temp(std::max({offsets_bytes, expand_bytes, join_bytes}) + 256);
+    std::size_t keep_bytes = 0, from_kept_bytes = 0, kept_bytes = 0;
+    BENCH_CHECK(corank::device::sorted_join_count_and_keep(nullptr, keep_bytes, nullptr, kept_bytes, l, m, r, n,
+                                                           static_cast<index_t*>(nullptr)));
+    BENCH_CHECK(corank::device::sorted_join_from_kept(nullptr, from_kept_bytes, nullptr, kept_bytes, l, m, r, n, pairs,
+                                                      ours_l.get<index_t>(), ours_r.get<index_t>(),
+                                                      static_cast<index_t*>(nullptr)));
+    device_buffer pass_results(kept_bytes);
+    device_buffer temp(std::max({offsets_bytes, expand_bytes, join_bytes, keep_bytes, from_kept_bytes}) + 256);
     auto* word = temp.get<index_t>();
     void* storage = temp.get<char>() + 256;
 
@@ -229,7 +238,18 @@ void bench_join(bench_context& ctx, const options& opt, const std::string& type,
                                                      ours_r.get<index_t>(), static_cast<index_t*>(nullptr),
                                                      ctx.stream));
     };
+    const auto kept_halves = [&] {
+      std::size_t bytes = keep_bytes;
+      BENCH_CHECK(corank::device::sorted_join_count_and_keep(storage, bytes, pass_results.get<char>(), kept_bytes, l,
+                                                             m, r, n, word, corank::less{}, ctx.stream));
+      bytes = from_kept_bytes;
+      BENCH_CHECK(corank::device::sorted_join_from_kept(storage, bytes, pass_results.get<char>(), kept_bytes, l, m, r,
+                                                        n, pairs, ours_l.get<index_t>(), ours_r.get<index_t>(),
+                                                        static_cast<index_t*>(nullptr), ctx.stream));
+    };
     std::vector<row> rows;
+    rows.push_back({"corank::device::sorted_join_count_and_keep + _from_kept",
+                    measure(ctx, 1, 3, opt.runs, [&](int) { kept_halves(); })});
     rows.push_back({"corank::device::sorted_join_offsets + _expand",
                     measure(ctx, 1, 3, opt.runs, [&](int) { two_halves(); })});
     // The two halves alone (the expansion from the offsets the runs above left).
@@ -275,8 +295,8 @@ void bench_join(bench_context& ctx, const options& opt, const std::string& type,
                                        expand_pair{theirs_l.get<index_t>(), theirs_r.get<index_t>(), t_lower,
                                                    t_offsets});
                     })});
-    // Both of corank's ways checked: the convenience form's pairs (the last written), then the
-    // two halves'.
+    // Each of corank's ways checked: the convenience form's pairs (the last written), then each
+    // pair of halves'.
     const auto on = thrust::cuda::par.on(ctx.stream);
     const auto matches = [&] {
       return thrust::equal(on, ours_l.get<index_t>(), ours_l.get<index_t>() + pairs, theirs_l.get<index_t>()) &&
@@ -284,6 +304,11 @@ void bench_join(bench_context& ctx, const options& opt, const std::string& type,
     };
     bool same = matches();
     two_halves();
+    same = same && matches();
+    for (const device_buffer* out : {&ours_l, &ours_r}) {  // so that a pair not written is found
+      BENCH_CHECK(cudaMemsetAsync(out->get<char>(), 0xff, std::size_t(pairs) * sizeof(index_t), ctx.stream));
+    }
+    kept_halves();
     same = same && matches();
     const double out_bytes = double(pairs) * 2 * sizeof(index_t);
     const double bytes = double(m + n) * sizeof(Key) + out_bytes;

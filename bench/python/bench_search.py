@@ -9,6 +9,8 @@ sorted inputs on one GPU, in one process (issue #47's goals):
   join           corank.join(a, v, assume_sorted=True, check_sorted=False) against a sort-merge
                  join of CuPy calls on the same sorted keys (searchsorted both sides, a prefix
                  sum, an expansion by repeat), and against a copy of the join's output bytes
+  join dup2      the same on keys uniform over [0, n/2): about 2 copies of a key a side, 2n
+                 pairs (large outputs)
 
 Inputs: a and v, n = 2^k keys each, uniform over [0, 2n) and sorted (about 39% of v's keys
 occur in a), made with CuPy, seen by PyTorch through DLPack. Timing as bench_python.py's: each
@@ -98,6 +100,20 @@ def main(argv=None):
     def time(fn):
         return timer(fn, args.runs, args.warmup)
 
+    def bench_join(case, dtype, k, a, v):
+        fast = dict(assume_sorted=True, check_sorted=False)
+        li, ri = corank.join(a, v, **fast)
+        el, er = cupy_join(cupy, a, v)
+        check(case, dtype, k, bool(cupy.array_equal(li, el)) and bool(cupy.array_equal(ri, er)))
+        out_bytes = 2 * len(li) * 8
+        del li, ri, el, er
+        ours = row(case, dtype, k, "corank", time(lambda: corank.join(a, v, **fast)))["ms"] / 1e3
+        row(case, dtype, k, "cupy sort-merge join", time(lambda: cupy_join(cupy, a, v)), ours)
+        src, dst = cupy.empty(out_bytes // 4, cupy.int32), cupy.empty(out_bytes // 4, cupy.int32)
+        copy = row(case, dtype, k, "copy of the output bytes", time(lambda: dst.__setitem__(slice(None), src)))
+        copy["corank_percent_of_copy"] = 100 * copy["ms"] / 1e3 / ours
+        print(f"{'':13} corank's {case} at {copy['corank_percent_of_copy']:.0f}% of the copy's speed", flush=True)
+
     for dtype in args.dtypes.split(","):
         for k in (int(x) for x in args.sizes.split(",") if x):
             n = 1 << k
@@ -118,18 +134,11 @@ def main(argv=None):
             row("isin", dtype, k, "cupy.isin", time(lambda: cupy.isin(v, a)), ours)
             row("isin", dtype, k, "torch.isin", time(lambda: torch.isin(tv, ta)), ours)
 
-            li, ri = corank.join(a, v, **fast)
-            el, er = cupy_join(cupy, a, v)
-            check("join", dtype, k, bool(cupy.array_equal(li, el)) and bool(cupy.array_equal(ri, er)))
-            out_bytes = 2 * len(li) * 8
-            del li, ri, el, er
-            ours = row("join", dtype, k, "corank", time(lambda: corank.join(a, v, **fast)))["ms"] / 1e3
-            row("join", dtype, k, "cupy sort-merge join", time(lambda: cupy_join(cupy, a, v)), ours)
-            src, dst = cupy.empty(out_bytes // 4, cupy.int32), cupy.empty(out_bytes // 4, cupy.int32)
-            copy = row("join", dtype, k, "copy of the output bytes", time(lambda: dst.__setitem__(slice(None), src)))
-            copy["corank_percent_of_copy"] = 100 * copy["ms"] / 1e3 / ours
-            print(f"{'':13} corank's join at {copy['corank_percent_of_copy']:.0f}% of the copy's speed", flush=True)
-            del src, dst, a, v, ta, tv
+            bench_join("join", dtype, k, a, v)
+            # Large outputs: keys over [0, n/2), about 2 copies a key a side, 2n pairs.
+            bench_join("join dup2", dtype, k, cupy.sort(rng.integers(0, n // 2, n).astype(dtype)),
+                       cupy.sort(rng.integers(0, n // 2, n).astype(dtype)))
+            del a, v, ta, tv
             cupy.get_default_memory_pool().free_all_blocks()
             corank.release_temporary_memory()
 

@@ -22,10 +22,27 @@
 //                           kind = default_strategy)
 //     writes `pairs` outputs, what sorted_join_count gave for these inputs (the temporary
 //     storage depends on it), and *count_out as sorted_join_count does.
-//   The same two halves, for a caller that sizes the outputs by the count in between (the
-//   Python package, the command) without computing the bounds twice; they move the bounds and
-//   offsets through memory (16 bytes a left element, where the convenience sorted_join writes
-//   4 at its count and reads them at its pairs, and so takes less time):
+//   The two halves, for a caller that sizes the outputs by the count in between (the Python
+//   package, the command) without running the bound pass twice, as the convenience
+//   sorted_join does: the count keeps the pass's results at `kept`, storage of the caller's
+//   that lives from one call to the other, and the pairs come from them:
+//   cudaError_t sorted_join_count_and_keep(temp_storage, temp_storage_bytes, kept, kept_bytes,
+//                                          left, m, right, n, count_out, comp = {},
+//                                          stream = nullptr, kind = default_strategy)
+//     a query (temp_storage null) writes both sizes (about 12 bytes a left element for
+//     kept_bytes); a run needs `kept` of kept_bytes, aligned as temp_storage is, and writes
+//     *count_out as sorted_join_count does.
+//   cudaError_t sorted_join_from_kept(temp_storage, temp_storage_bytes, kept, kept_bytes, left,
+//                                     m, right, n, pairs, left_out, right_out, count_out,
+//                                     stream = nullptr, kind = default_strategy)
+//     writes `pairs` outputs as sorted_join does, from what sorted_join_count_and_keep left at
+//     `kept` for the same left, m, right and n (whose types and sizes set the layout; the
+//     columns are not read, and may be freed in between); count_out may be null, else it
+//     receives the count, or a negative number where `kept` holds numbers that contradict
+//     each other.
+//   Or the offsets and their expansion, for a caller that wants the offsets (a value gather
+//   by key); they move the bounds and offsets through memory (16 bytes a left element where
+//   the kept results take 4 from the count to the pairs, so they take more time):
 //   cudaError_t sorted_join_offsets(temp_storage, temp_storage_bytes, left, m, right, n,
 //                                   lower_out, offsets_out, count_out, comp = {}, stream = nullptr,
 //                                   kind = default_strategy)
@@ -41,8 +58,8 @@
 //   each left element's lower bound in the right column and its run of matches, read from a
 //   bit per staged right element that marks where runs start (those comparisons also check
 //   the right column's order), and each tile's sum of runs; CUB scans the tile sums. The forms
-//   that write pairs (sorted_join, device and convenience; the convenience form keeps the
-//   pass's results from its count to its pairs) take them from the pass's compact results: 4
+//   that write pairs (sorted_join, sorted_join_from_kept, and the convenience form, which keeps
+//   the pass's results from its count to its pairs) take them from the pass's compact results: 4
 //   bytes a left element (the bound's position in its tile's right window and the run, 16
 //   bits each; a run of 0xffff or more also written whole), each tile of the pass cut into
 //   pieces of at most 4096 pairs, a block per piece, which scans its tile's runs into the
@@ -54,21 +71,21 @@
 //   and the output positions into tiles of 2048 steps, each staged in shared memory, a
 //   position's left element found by a binary search of the staged offsets, or, with 1.5
 //   pairs or more a left element, by a walk of the tile's merge path. O(m + n + pairs) work;
-//   temporary storage about 12 bytes a left element for sorted_join (device and convenience),
-//   2 for sorted_join_offsets (besides the caller's bounds and offsets, which also hold the
+//   temporary storage about 12 bytes a left element for sorted_join (device and convenience)
+//   and sorted_join_count_and_keep's `kept`, 2 for sorted_join_offsets (besides the caller's bounds and offsets, which also hold the
 //   pass's runs of 0xffff or more until the offsets overwrite them), and about 64 bytes a tile
 //   of the pass (2176 elements) for the counts.
 // - Outputs: positions as index_t, converted to the outputs' value types; left_out and
 //   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
-//   count, nothing is written past `pairs`: sorted_join writes the first `pairs` pairs (and
-//   none past the count), sorted_join_expand exactly `pairs` outputs, of unspecified contents
+//   count, nothing is written past `pairs`: sorted_join and sorted_join_from_kept write the
+//   first `pairs` pairs (and none past the count), sorted_join_expand exactly `pairs` outputs, of unspecified contents
 //   past the count.
 // - Preconditions, errors and unsorted inputs as search.cuh's, with the left column as the
 //   queries and the right as the haystack (the counts also find either column going down
 //   anywhere, where the left one is not empty; the expansion, offsets that go backwards): the
 //   two-phase forms return cudaErrorInvalidValue for bad arguments (negative sizes or pairs,
-//   null pointers with nonzero sizes, too little temporary storage or storage not aligned to
-//   256 bytes, a null count_out), the convenience forms throw
+//   null pointers with nonzero sizes, too little temporary or kept storage or storage not
+//   aligned to 256 bytes, a null count_out), the convenience forms throw
 //   corank::cuda_error with a sentence for them and corank::unsorted_input where the kernels
 //   found the inputs unsorted (before any pair is written, for sorted_join: it counts first).
 //   Nothing is ever read outside the inputs or written outside the outputs' `pairs` elements.
@@ -98,6 +115,18 @@ cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Lef
                         index_t n, index_t pairs, LeftOut left_out, RightOut right_out, index_t* count_out,
                         Compare comp = {}, cudaStream_t stream = nullptr, strategy kind = default_strategy);
 
+
+template <class Left, class Right, class Compare = corank::less>
+cudaError_t sorted_join_count_and_keep(void* temp_storage, std::size_t& temp_storage_bytes, void* kept,
+                                       std::size_t& kept_bytes, Left left, index_t m, Right right, index_t n,
+                                       index_t* count_out, Compare comp = {}, cudaStream_t stream = nullptr,
+                                       strategy kind = default_strategy);
+
+template <class Left, class Right, class LeftOut, class RightOut>
+cudaError_t sorted_join_from_kept(void* temp_storage, std::size_t& temp_storage_bytes, const void* kept,
+                                  std::size_t kept_bytes, Left left, index_t m, Right right, index_t n, index_t pairs,
+                                  LeftOut left_out, RightOut right_out, index_t* count_out,
+                                  cudaStream_t stream = nullptr, strategy kind = default_strategy);
 
 template <class Left, class Right, class Compare = corank::less>
 cudaError_t sorted_join_offsets(void* temp_storage, std::size_t& temp_storage_bytes, Left left, index_t m, Right right,

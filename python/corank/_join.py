@@ -56,9 +56,10 @@ def join(left, right, *, assume_sorted=False, check_sorted=True, stream=None, th
     How: each left key's lower bound in right and its number of matches (on CPU threads two
     sorted searches, the lower and upper bounds; on the GPU one pass that also counts the
     matches), their prefix sums, and a load-balanced expansion that gives each output its
-    left key, in equal pieces however the pairs fall on the keys; the count first (the bounds
-    and prefix sums kept), then the pairs from them (their outputs sized by the count). Left,
-    outer and anti joins are not built yet.
+    left key, in equal pieces however the pairs fall on the keys; the count first (keeping the
+    bounds and prefix sums on CPU threads, the pass's bounds and matches on the GPU), then the
+    pairs from them (their outputs sized by the count). Left, outer and anti joins are not
+    built yet.
 """ + _COMMON + """
 
     >>> corank.join(np.array([1, 2, 2, 5]), np.array([2, 2, 5, 7]))
@@ -67,10 +68,10 @@ def join(left, right, *, assume_sorted=False, check_sorted=True, stream=None, th
     name = "corank.join"
     sa, pa, sb, pb = _columns(name, left, right, assume_sorted, check_sorted, stream)
     names = ("left", "right")
-    pairs, counts = r.run(r.JOIN, name, sa, sb, count_only=True, keep_counts=True, stream=stream, threads=threads,
-                          copy=True, names=names)
+    pairs, kept = r.run(r.JOIN, name, sa, sb, count_only=True, keep=True, stream=stream, threads=threads, copy=True,
+                        names=names)
     # The pairs' number is known: nothing waits for the GPU to say it again.
-    li, ri, _ = r.run(r.JOIN, name, sa, sb, pairs=pairs, counts=counts, count_on_device=True, stream=stream,
+    li, ri, _ = r.run(r.JOIN, name, sa, sb, pairs=pairs, kept=kept, count_on_device=True, stream=stream,
                       threads=threads, copy=True, names=names)
     li, ri = li[:pairs], ri[:pairs]  # the outputs have room for one pair where there are none
     # Positions in the sorted columns, as positions in the given ones.

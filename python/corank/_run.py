@@ -58,12 +58,13 @@ def gpu_check(name, device):
 
 def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_only=False, count_on_device=False,
         strategy="automatic", check_sorted=False, stream=None, threads=0, copy=False, names=("a", "b"), pairs=0,
-        keep_counts=False, counts=None):
+        keep=False, kept=None):
     """Runs one operation; returns what the public functions return (see their docstrings).
     `names`: what the caller calls a and b, for the errors; `pairs`: the join's count.
-    The join in two calls without computing its bounds twice: the count with keep_counts=True
-    returns (count, counts), two int64 arrays beside a (each left key's lower bound in b, and
-    the m + 1 offsets of its pairs); the pairs with counts=those expand from them."""
+    The join in two calls without counting twice: the count with keep=True returns (count,
+    kept), an int64 array beside a (on CPU threads each left key's lower bound in b, then the
+    m + 1 offsets of its pairs; on the GPU the count's pass's results); the pairs with
+    kept=that come from it, and read neither a nor b."""
     A = _arrays.describe(a, name, names[0], copy)
     B = _arrays.describe(b, name, names[1], copy)
     _same_place(name, A, B, names)
@@ -121,9 +122,9 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
     if count_on_device and on_gpu:
         count = new(1, "int64")
     pointer = _arrays.data_pointer
-    if keep_counts:
-        counts = (new(max(A.size, 1), "int64"), new(A.size + 1, "int64"))
-    kept = (pointer(counts[0]), pointer(counts[1])) if counts is not None else (0, 0)
+    if keep:
+        kept = new(_corank.join_kept_words(DTYPE_NUMBER[A.dtype], A.size, B.size, device if on_gpu else HOST),
+                   "int64")
     size = _corank.run(
         name, names[0], names[1], op, DTYPE_NUMBER[A.dtype], A.ptr, A.size, B.ptr, B.size,
         VA.ptr if VA else 0, VB.ptr if VB else 0,
@@ -132,7 +133,8 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
         pointer(values_out) if values_out is not None else 0,
         pointer(b_values_out) if b_values_out is not None else 0,
         count_only, pointer(count) if count is not None else 0,
-        kind, check_sorted, device if on_gpu else HOST, handle, threads, pairs, *kept)
+        kind, check_sorted, device if on_gpu else HOST, handle, threads, pairs,
+        pointer(kept) if kept is not None else 0)
 
     # `size` is 0 to _bound(op, m, n), or -1 where count_on_device left it on the GPU: the
     # extension raises ValueError for any other (only unsorted inputs give one), so no view
@@ -144,7 +146,7 @@ def run(op, name, a, b, values_a=None, values_b=None, *, paired=False, count_onl
         count[0] = size
     if count_only:
         result = count if count_on_device else size
-        return (result, counts) if keep_counts else result
+        return (result, kept) if keep else result
     outputs = [x for x in (keys_out, values_out, b_values_out) if x is not None]
     if count_on_device:
         return (*outputs, count)

@@ -117,7 +117,7 @@ index_t find_unsorted_on_gpu(dtype key_type, const void* keys, index_t n, cudaSt
   const std::size_t key_bytes = dtype_size(key_type);
   if (key_bytes < 4) {
     keys = widen(temp, keys, n, key_bytes, is_signed(key_type), stream);
-    key_type = is_signed(key_type) ? dtype::int32 : dtype::uint32;
+    key_type = kernel_key_type(key_type);
   }
   return visit_dtype(key_type, [&](auto tag) -> index_t {
     using Key = typename decltype(tag)::type;
@@ -138,16 +138,18 @@ index_t run_on_gpu(const operands& given, cudaStream_t stream) {
   // Searches write positions or flags, the join positions: not keys.
   const bool writes_keys = writes && !is_search(o.op) && o.op != operation::join;
 
-  // Narrow keys: widened in, narrowed out (not for the join's pairs from its kept counts,
-  // which read no key).
+  // Narrow keys: widened in (not for the join's pairs from what its count kept, which read no
+  // key but are laid out by the kernels' key type), narrowed out.
   const std::size_t key_bytes = dtype_size(o.key_type);
-  const bool reads_keys = !(o.op == operation::join && !o.count_only && o.join_offsets != nullptr);
-  const bool narrow_keys = key_bytes < 4 && reads_keys;
+  const bool reads_keys = !(o.op == operation::join && !o.count_only && o.join_kept != nullptr);
+  const bool narrow_keys = key_bytes < 4;
   if (narrow_keys) {
     const bool sign = is_signed(o.key_type);
-    o.a = widen(temp, o.a, o.size_a, key_bytes, sign, stream);
-    o.b = widen(temp, o.b, o.size_b, key_bytes, sign, stream);
-    o.key_type = sign ? dtype::int32 : dtype::uint32;
+    if (reads_keys) {
+      o.a = widen(temp, o.a, o.size_a, key_bytes, sign, stream);
+      o.b = widen(temp, o.b, o.size_b, key_bytes, sign, stream);
+    }
+    o.key_type = kernel_key_type(o.key_type);
     if (writes_keys) o.keys_out = temp.allocate(std::size_t(bound) * 4);
   }
   // Narrow values, A's and B's (which differ only in the paired intersection).
@@ -166,7 +168,7 @@ index_t run_on_gpu(const operands& given, cudaStream_t stream) {
   }
   if (narrow_b_values) o.b_value_bytes = 4;
 
-  if (o.check_sorted) check_sorted_on_gpu(o, stream);
+  if (o.check_sorted && reads_keys) check_sorted_on_gpu(o, stream);
   const index_t count = run_kernels(o, stream);
 
   // Narrow back what was written: count elements, or as many as the device word says (at

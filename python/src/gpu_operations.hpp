@@ -26,6 +26,17 @@ index_t run_gpu_bounds(const operands& o, cudaStream_t stream);    // lower_boun
 index_t run_gpu_contains(const operands& o, cudaStream_t stream);  // contains, not_contains
 index_t run_gpu_join(const operands& o, cudaStream_t stream);      // in gpu_bounds.cu: the same bounds
 
+// The key type the kernels take for keys of `type`: 1- and 2-byte keys widen to 4 bytes of
+// their signedness.
+inline dtype kernel_key_type(dtype type) {
+  if (dtype_size(type) >= 4) return type;
+  return type == dtype::int8 || type == dtype::int16 ? dtype::int32 : dtype::uint32;
+}
+
+// The bytes the join's count keeps for its pairs on the GPU (operands::join_kept), for m left
+// and n right keys of key_type.
+std::size_t gpu_join_kept_bytes(dtype key_type, index_t m, index_t n);
+
 // corank::check_sorted of A and B, for the kernels' key types.
 void check_sorted_on_gpu(const operands& o, cudaStream_t stream);
 

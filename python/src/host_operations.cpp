@@ -99,14 +99,16 @@ index_t run_search(const operands& o, unsigned threads) {
 }
 
 // The join: its count, or its pairs (as many as the count, which the caller sized them by).
-// With join_lower and join_offsets (operands.hpp) the count keeps its bounds there and the
-// pairs come from them, not counted again.
+// With join_kept (operands.hpp) the count keeps its bounds and offsets there and the pairs
+// come from them, not counted again.
 index_t run_join(const operands& o, unsigned threads) {
-  if (!o.count_only && o.join_offsets != nullptr) {
-    if (o.join_offsets[o.size_a] != o.pairs) {
+  auto* lower = static_cast<index_t*>(o.join_kept);
+  index_t* offsets = lower == nullptr ? nullptr : lower + o.size_a;
+  if (!o.count_only && lower != nullptr) {
+    if (offsets[o.size_a] != o.pairs) {
       throw std::invalid_argument("corank.join: the kept counts hold another number of pairs than the outputs");
     }
-    host::detail::write_pairs("corank.join", o.join_lower, o.join_offsets, o.size_a,
+    host::detail::write_pairs("corank.join", lower, offsets, o.size_a,
                               static_cast<index_t*>(o.keys_out), static_cast<index_t*>(o.values_out), threads);
     return o.pairs;
   }
@@ -115,9 +117,9 @@ index_t run_join(const operands& o, unsigned threads) {
     const key_order<Key> comp{};
     const Key* left = static_cast<const Key*>(o.a);
     const Key* right = static_cast<const Key*>(o.b);
-    if (o.count_only && o.join_offsets != nullptr) {
-      return host::detail::count_matches_into("corank.join", left, left + o.size_a, right, right + o.size_b,
-                                              o.join_lower, o.join_offsets, comp, threads);
+    if (o.count_only && lower != nullptr) {
+      return host::detail::count_matches_into("corank.join", left, left + o.size_a, right, right + o.size_b, lower,
+                                              offsets, comp, threads);
     }
     if (o.count_only) {
       return host::sorted_join_count_runner{"corank.join"}(left, left + o.size_a, right, right + o.size_b, comp,

@@ -68,8 +68,7 @@ std::int64_t run(const std::string& name, const std::string& a_name, const std::
                  std::int64_t size_b, std::uintptr_t a_values, std::uintptr_t b_values, int a_value_bytes,
                  int b_value_bytes, std::uintptr_t keys_out, std::uintptr_t values_out, std::uintptr_t b_values_out,
                  bool count_only, std::uintptr_t count_out, int kind, bool check_sorted, int device,
-                 std::uintptr_t stream, int threads, std::int64_t pairs, std::uintptr_t join_lower,
-                 std::uintptr_t join_offsets) {
+                 std::uintptr_t stream, int threads, std::int64_t pairs, std::uintptr_t join_kept) {
   operands o;
   o.op = operation(op);
   o.key_type = dtype(key_type);
@@ -89,8 +88,7 @@ std::int64_t run(const std::string& name, const std::string& a_name, const std::
   o.kind = strategy(kind);
   o.check_sorted = check_sorted;
   o.pairs = pairs;
-  o.join_lower = reinterpret_cast<index_t*>(join_lower);
-  o.join_offsets = reinterpret_cast<index_t*>(join_offsets);
+  o.join_kept = reinterpret_cast<void*>(join_kept);
   try {
     nb::gil_scoped_release released;
     if (device < 0) return run_on_host(o, unsigned(threads));
@@ -99,6 +97,18 @@ std::int64_t run(const std::string& name, const std::string& a_name, const std::
   } catch (const corank::unsorted_input& e) {
     raise_unsorted(name, a_name, b_name, e);
   }
+}
+
+// The 8-byte words the join's count keeps for its pairs (operands::join_kept) for m left and
+// n right keys of key_type; device < 0: on the host.
+std::int64_t join_kept_words(int key_type, std::int64_t m, std::int64_t n, int device) {
+  if (m < 0 || n < 0) throw nb::value_error("corank.join: a size is negative");
+  std::size_t bytes = std::size_t(2 * m + 1) * sizeof(index_t);  // the bounds and offsets
+  if (device >= 0) {
+    const device_scope on(device);
+    bytes = gpu_join_kept_bytes(dtype(key_type), m, n);
+  }
+  return std::int64_t((bytes + 7) / 8);
 }
 
 // The first i with keys[i] before keys[i - 1], or n; device < 0: on the host.
@@ -236,7 +246,8 @@ NB_MODULE(_corank, m) {
   m.def("run", &run, "name"_a, "a_name"_a, "b_name"_a, "op"_a, "key_type"_a, "a"_a, "size_a"_a, "b"_a, "size_b"_a, "a_values"_a, "b_values"_a,
         "a_value_bytes"_a, "b_value_bytes"_a, "keys_out"_a, "values_out"_a, "b_values_out"_a, "count_only"_a,
         "count_out"_a, "strategy"_a, "check_sorted"_a, "device"_a, "stream"_a, "threads"_a, "pairs"_a = 0,
-        "join_lower"_a = 0, "join_offsets"_a = 0);
+        "join_kept"_a = 0);
+  m.def("join_kept_words", &join_kept_words, "key_type"_a, "m"_a, "n"_a, "device"_a);
   m.def("find_unsorted", &find_unsorted, "key_type"_a, "keys"_a, "n"_a, "device"_a, "stream"_a);
   m.def("gpu_unavailable_reason", &gpu_unavailable_reason, "device"_a = 0);
   m.def("pointer_device", &pointer_device, "pointer"_a);

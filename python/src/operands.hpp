@@ -124,11 +124,11 @@ struct operands {
   strategy kind = strategy::automatic;
   bool check_sorted = false;  // throws corank::unsorted_input for an unsorted input
   index_t pairs = 0;          // the join: how many pairs its outputs hold
-  // The join's kept counts (join.cuh's sorted_join_offsets), or null: its count fills them
-  // (size_a lower bounds, size_a + 1 offsets), and its pairs expand from them without
-  // computing the bounds again.
-  index_t* join_lower = nullptr;
-  index_t* join_offsets = nullptr;
+  // What the join's count keeps for its pairs, or null: its count fills it, and its pairs
+  // come from it without counting again. On CPU threads each left key's lower bound and the
+  // size_a + 1 offsets of the pairs (index_t each; host/join.hpp), on the GPU the bound
+  // pass's results (join.cuh's sorted_join_count_and_keep; gpu_join_kept_bytes of them).
+  void* join_kept = nullptr;
 
   bool paired() const { return b_values_out != nullptr; }
 };

@@ -70,20 +70,24 @@ def test_errors_are_one_sentence():
 
 
 def test_the_count_keeps_the_bounds_the_pairs_are_expanded_from(rng):
-    # The join's two calls (_join.py): the count leaves each left key's lower bound and the
-    # prefix sums of the match counts, and the pairs come from them, not from the keys again.
+    # The join's two calls on CPU threads (_join.py): the count keeps each left key's lower
+    # bound and the prefix sums of the match counts, and the pairs come from them, not from the
+    # keys again.
     from corank import _run as r
     left = np.sort(rng.integers(0, 40, 3000))
     right = np.sort(rng.integers(0, 40, 2000))
     lower_expected = np.searchsorted(right, left, side="left")
     counts_expected = np.searchsorted(right, left, side="right") - lower_expected
-    pairs, (lower, offsets) = r.run(r.JOIN, "corank.join", left, right, count_only=True, keep_counts=True)
+    pairs, kept = r.run(r.JOIN, "corank.join", left, right, count_only=True, keep=True)
+    m = len(left)
     assert pairs == counts_expected.sum()
-    assert np.array_equal(lower, lower_expected)
-    assert np.array_equal(offsets, np.concatenate(([0], np.cumsum(counts_expected))))
-    # The pairs are taken from the kept counts: altered counts give altered pairs.
-    shifted = lower + 1
-    li, ri = r.run(r.JOIN, "corank.join", left, right, pairs=pairs, counts=(shifted, offsets))
+    assert kept.dtype == np.int64 and len(kept) == 2 * m + 1
+    assert np.array_equal(kept[:m], lower_expected)
+    assert np.array_equal(kept[m:], np.concatenate(([0], np.cumsum(counts_expected))))
+    # The pairs are taken from what was kept: altered bounds give altered pairs.
+    shifted = kept.copy()
+    shifted[:m] += 1
+    li, ri = r.run(r.JOIN, "corank.join", left, right, pairs=pairs, kept=shifted)
     expected = brute_force_join(left, right)
     assert np.array_equal(li, expected[0])
     assert np.array_equal(ri, expected[1] + 1)

@@ -49,6 +49,24 @@ def test_cupy_join_matches_the_cpu_backend(rng, dtype, shape):
             assert corank.join_count(cupy.asarray(left), cupy.asarray(right)) == len(expected[0])
 
 
+@pytest.mark.parametrize("dtype", ["int16", "int64"])
+def test_the_count_keeps_what_the_pairs_come_from(rng, dtype):
+    # The join's two calls on the GPU (_join.py): the count keeps its pass's results, and the
+    # pairs come from them alone: keys overwritten in between change nothing.
+    from corank import _run as r
+    a, b = ref.SHAPES["long_runs"](rng, dtype, 30000)
+    left, right = cupy.asarray(np.sort(a)), cupy.asarray(np.sort(b))
+    pairs, kept = r.run(r.JOIN, "corank.join", left, right, count_only=True, keep=True)
+    assert isinstance(kept, cupy.ndarray) and kept.dtype == cupy.int64
+    assert 12 * len(left) <= 8 * len(kept) < 13 * len(left) + 4096
+    expected = corank.join(np.sort(a), np.sort(b))
+    assert pairs == len(expected[0])
+    left[:] = 0
+    right[:] = 0
+    li, ri = r.run(r.JOIN, "corank.join", left, right, pairs=pairs, kept=kept)
+    assert ref.same(host(li), expected[0]) and ref.same(host(ri), expected[1])
+
+
 def test_one_key_with_ten_million_pairs():
     left, right = cupy.full(4000, 7, dtype=cupy.int32), cupy.full(2500, 7, dtype=cupy.int32)
     li, ri = corank.join(left, right)

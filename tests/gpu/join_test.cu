@@ -4,7 +4,8 @@
 // stored by each of their ways (and fewer or more pairs than the count), empty sides, one key with
 // 10^4 copies on each side (10^8 pairs of one key), 2^32 pairs of one key
 // from constant iterators (positions beyond 2^31), the two-phase forms (the count and the
-// pairs; the offsets and the expansion), unsorted inputs (a left or a right column going down
+// pairs; the count that keeps the pass's results and the pairs from them; the offsets and the
+// expansion), unsorted inputs (a left or a right column going down
 // is always found; offsets going backwards in the expansion) and argument errors.
 //
 // Kernels compile for int32 columns with index_t outputs, and for the constant iterators with
@@ -37,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -464,6 +466,95 @@ TEST_F(GpuJoinTwoPhase, OffsetsThenExpandComputeTheBoundsOnce) {
   EXPECT_TRUE(lo.check(expected.left));
 }
 
+// The two halves that keep the bound pass's results between them (the Python package's and
+// the command's join): the count keeps them at the caller's storage, the pairs come from it
+// with the columns freed (not read), all of them or the first few, and a `kept` that holds
+// no such results (poison) gives a negative count and no store.
+TEST_F(GpuJoinTwoPhase, CountAndKeepThenPairsFromKept) {
+  std::mt19937_64 rng = make_rng();
+  const sorted_inputs<std::int32_t> in = make_inputs<std::int32_t>(distribution::long_runs, 30011, 20021, 4, rng);
+  const join_pairs expected = reference_join(in.a, in.b, corank::less{});
+  const index_t m = index_t(in.a.size()), n = index_t(in.b.size()), pairs = index_t(expected.left.size());
+  auto l = std::make_unique<device_buffer<std::int32_t>>(in.a);
+  auto r = std::make_unique<device_buffer<std::int32_t>>(in.b);
+  device_buffer<index_t> count(1);
+  std::size_t bytes = 0, kept_bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_count_and_keep(nullptr, bytes, nullptr, kept_bytes, l->data(), m,
+                                                                    r->data(), n, count.data(), corank::less{},
+                                                                    stream));
+  EXPECT_GE(kept_bytes, std::size_t(12 * m));
+  EXPECT_LT(kept_bytes, std::size_t(13 * m));
+  constexpr std::size_t alignment = corank::temporary_storage_alignment;
+  device_buffer<unsigned char> kept(kept_bytes + alignment);
+  {
+    device_buffer<unsigned char> temp(bytes);
+    const auto count_and_keep = [&](void* at, std::size_t given, index_t* c) {
+      return corank::device::sorted_join_count_and_keep(temp.data(), bytes, at, given, l->data(), m, r->data(), n, c,
+                                                        corank::less{}, stream);
+    };
+    kept.fill_poison();
+    EXPECT_EQ(cudaErrorInvalidValue, count_and_keep(nullptr, kept_bytes, count.data()));
+    EXPECT_EQ(cudaErrorInvalidValue, count_and_keep(kept.data(), kept_bytes - 1, count.data()));
+    EXPECT_EQ(cudaErrorInvalidValue, count_and_keep(kept.data() + alignment / 2, kept_bytes, count.data()));
+    EXPECT_EQ(cudaErrorInvalidValue, count_and_keep(kept.data(), kept_bytes, nullptr));
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+    EXPECT_TRUE(all_poison(kept.to_host())) << "a refused call wrote";
+    count.fill_poison();
+    ASSERT_EQ(cudaSuccess, count_and_keep(kept.data(), kept_bytes, count.data()));
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+    ASSERT_EQ(count.to_host()[0], pairs);
+  }
+  l.reset();
+  r.reset();
+  const auto* no_column = static_cast<const std::int32_t*>(nullptr);
+  const auto from_kept = [&](void* temp, std::size_t& b, const void* at, std::size_t given, index_t p, index_t* lo,
+                             index_t* ro, index_t* c) {
+    return corank::device::sorted_join_from_kept(temp, b, at, given, no_column, m, no_column, n, p, lo, ro, c, stream);
+  };
+  guarded_output<index_t> lo(expected.left.size()), ro(expected.right.size());
+  ASSERT_EQ(cudaSuccess, from_kept(nullptr, bytes, nullptr, 0, pairs, lo.first(), ro.first(), count.data()));
+  device_buffer<unsigned char> temp(bytes);
+  EXPECT_EQ(cudaErrorInvalidValue, from_kept(temp.data(), bytes, kept.data(), kept_bytes - 1, pairs, lo.first(),
+                                             ro.first(), count.data()));
+  EXPECT_EQ(cudaErrorInvalidValue, from_kept(temp.data(), bytes, nullptr, kept_bytes, pairs, lo.first(), ro.first(),
+                                             count.data()));
+  EXPECT_EQ(cudaErrorInvalidValue,
+            from_kept(temp.data(), bytes, kept.data(), kept_bytes, pairs, nullptr, ro.first(), count.data()));
+  EXPECT_EQ(cudaErrorInvalidValue,
+            from_kept(nullptr, bytes, kept.data(), kept_bytes, -1, lo.first(), ro.first(), count.data()));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_TRUE(lo.untouched()) << "a refused call wrote";
+  count.fill_poison();
+  ASSERT_EQ(cudaSuccess,
+            from_kept(temp.data(), bytes, kept.data(), kept_bytes, pairs, lo.first(), ro.first(), count.data()));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_EQ(count.to_host()[0], pairs);
+  EXPECT_TRUE(lo.check(expected.left));
+  EXPECT_TRUE(ro.check(expected.right));
+
+  // The first few pairs, from the same kept results; count_out may be null.
+  const index_t few = pairs / 3;
+  guarded_output<index_t> lo_few{std::size_t(few)}, ro_few{std::size_t(few)};
+  std::size_t few_bytes = 0;
+  ASSERT_EQ(cudaSuccess, from_kept(nullptr, few_bytes, nullptr, 0, few, lo_few.first(), ro_few.first(), nullptr));
+  device_buffer<unsigned char> few_temp(few_bytes);
+  ASSERT_EQ(cudaSuccess, from_kept(few_temp.data(), few_bytes, kept.data(), kept_bytes, few, lo_few.first(),
+                                   ro_few.first(), nullptr));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_TRUE(lo_few.check(std::vector<index_t>(expected.left.begin(), expected.left.begin() + few)));
+  EXPECT_TRUE(ro_few.check(std::vector<index_t>(expected.right.begin(), expected.right.begin() + few)));
+
+  // Poison where the results should be: numbers that contradict each other.
+  kept.fill_poison();
+  guarded_output<index_t> lo_bad(expected.left.size()), ro_bad(expected.right.size());
+  ASSERT_EQ(cudaSuccess, from_kept(temp.data(), bytes, kept.data(), kept_bytes, pairs, lo_bad.first(), ro_bad.first(),
+                                   count.data()));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_LT(count.to_host()[0], 0);
+  EXPECT_TRUE(lo_bad.untouched());
+  EXPECT_TRUE(ro_bad.untouched());
+}
+
 // Runs of 0xffff and more (saturated_run) in sorted_join_offsets, whose pass writes their
 // lengths into the caller's offsets until join_offsets_kernel overwrites them; and the
 // temporary storage of the forms that need less than the pairs' 12 bytes a left key.
@@ -544,6 +635,11 @@ TEST_F(GpuJoinTwoPhase, TooLittleOrMisalignedStorageIsRefusedAndNothingIsWritten
   device_buffer<index_t> count(1), lower(m), offsets(m + 1), lo(pairs), ro(pairs);
   for (auto* b : {&count, &lower, &offsets, &lo, &ro}) b->fill_poison();
   const corank::less comp{};
+  std::size_t kept_bytes = 0, ignored = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_count_and_keep(nullptr, ignored, nullptr, kept_bytes, l.data(), m,
+                                                                    r.data(), n, count.data(), comp, stream));
+  device_buffer<unsigned char> kept(kept_bytes);
+  kept.fill_poison();
   using form = std::function<cudaError_t(void*, std::size_t&)>;
   const std::vector<std::pair<std::string, form>> forms = {
       {"sorted_join_count",
@@ -560,9 +656,20 @@ TEST_F(GpuJoinTwoPhase, TooLittleOrMisalignedStorageIsRefusedAndNothingIsWritten
          return corank::device::sorted_join_offsets(t, b, l.data(), m, r.data(), n, lower.data(), offsets.data(),
                                                     count.data(), comp, stream);
        }},
-      {"sorted_join_expand", [&](void* t, std::size_t& b) {
+      {"sorted_join_expand",
+       [&](void* t, std::size_t& b) {
          return corank::device::sorted_join_expand(t, b, lower.data(), offsets.data(), m, pairs, lo.data(), ro.data(),
                                                    count.data(), stream);
+       }},
+      {"sorted_join_count_and_keep",
+       [&](void* t, std::size_t& b) {
+         std::size_t given = kept_bytes;
+         return corank::device::sorted_join_count_and_keep(t, b, kept.data(), given, l.data(), m, r.data(), n,
+                                                           count.data(), comp, stream);
+       }},
+      {"sorted_join_from_kept", [&](void* t, std::size_t& b) {
+         return corank::device::sorted_join_from_kept(t, b, kept.data(), kept_bytes, l.data(), m, r.data(), n, pairs,
+                                                      lo.data(), ro.data(), count.data(), stream);
        }}};
   constexpr std::size_t alignment = corank::temporary_storage_alignment;
   for (const auto& [name, call] : forms) {
@@ -582,6 +689,7 @@ TEST_F(GpuJoinTwoPhase, TooLittleOrMisalignedStorageIsRefusedAndNothingIsWritten
     EXPECT_TRUE(all_poison(temp.to_host())) << "the temporary storage was written";
   }
   for (const auto* b : {&count, &lower, &offsets, &lo, &ro}) EXPECT_TRUE(all_poison(b->to_host()));
+  EXPECT_TRUE(all_poison(kept.to_host()));
 }
 
 // The expansion's query is arithmetic, so its refusals come before any CUDA call: host memory

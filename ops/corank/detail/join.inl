@@ -23,6 +23,18 @@ auto join_bound_args_for(Left left, index_t m, Right right, index_t n) {
       left, m, right, searched_size(n, m), unused{}, b_runs{}, discard{}, unused{}, bounds_and_runs{}};
 }
 
+// The bound pass's tiles for these arguments, and the bytes its results take when kept from
+// the count to the pairs (sorted_join_count_and_keep, the convenience sorted_join).
+template <class Args>
+index_t join_pass_tiles(const Args& args) {
+  return agent_tiles<ops::sorted_search_op>(args);
+}
+
+template <class Args>
+std::size_t join_kept_bytes_for(const Args& args) {
+  return join_kept_bytes(args.size_a, join_pass_tiles(args));
+}
+
 template <class Left, class Right>
 const char* join_argument_error(const Left& left, index_t m, const Right& right, index_t n) {
   if (m < 0 || n < 0) return "a size is negative";
@@ -62,6 +74,48 @@ cudaError_t sorted_join(void* temp_storage, std::size_t& temp_storage_bytes, Lef
   const detail::join_outputs<decltype(lo), decltype(ro)> out{false, nullptr, nullptr, pairs, lo, ro, count_out};
   return detail::dispatch_join(temp_storage, temp_storage_bytes, ops::sorted_search_op{},
                                detail::join_bound_args_for(l, m, r, n), out, comp, stream, kind);
+}
+
+template <class Left, class Right, class Compare>
+cudaError_t sorted_join_count_and_keep(void* temp_storage, std::size_t& temp_storage_bytes, void* kept,
+                                       std::size_t& kept_bytes, Left left, index_t m, Right right, index_t n,
+                                       index_t* count_out, Compare comp, cudaStream_t stream, strategy kind) {
+  const auto l = detail::unwrap_input(left);
+  const auto r = detail::unwrap_input(right);
+  if (m < 0 || n < 0) return cudaErrorInvalidValue;
+  const auto args = detail::join_bound_args_for(l, m, r, n);
+  const std::size_t needed = detail::join_kept_bytes_for(args);
+  if (temp_storage == nullptr) {
+    kept_bytes = needed;
+  } else if (count_out == nullptr || detail::join_argument_error(l, m, r, n) != nullptr || kept == nullptr ||
+             kept_bytes < needed || !detail::temporary_aligned(kept)) {
+    return cudaErrorInvalidValue;
+  }
+  const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{
+      false, nullptr, nullptr, 0, {}, {}, count_out, true, static_cast<char*>(kept)};
+  return detail::dispatch_join(temp_storage, temp_storage_bytes, ops::sorted_search_op{}, args, out, comp, stream,
+                               kind);
+}
+
+template <class Left, class Right, class LeftOut, class RightOut>
+cudaError_t sorted_join_from_kept(void* temp_storage, std::size_t& temp_storage_bytes, const void* kept,
+                                  std::size_t kept_bytes, Left left, index_t m, Right right, index_t n, index_t pairs,
+                                  LeftOut left_out, RightOut right_out, index_t* count_out, cudaStream_t stream,
+                                  strategy) {
+  if (m < 0 || n < 0 || pairs < 0) return cudaErrorInvalidValue;
+  // The columns' types and sizes give the pass's tiles, which place its results; not read.
+  const auto args = detail::join_bound_args_for(detail::unwrap_input(left), m, detail::unwrap_input(right), n);
+  constexpr int tile = detail::agent_policy<ops::sorted_search_op, decltype(args)>::items_per_tile;
+  const auto lo = detail::unwrap(left_out);
+  const auto ro = detail::unwrap(right_out);
+  if (temp_storage != nullptr && (kept == nullptr || kept_bytes < detail::join_kept_bytes_for(args) ||
+                                  !detail::temporary_aligned(kept) ||
+                                  (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro)))))
+    return cudaErrorInvalidValue;
+  // The expansion only reads what the count kept.
+  char* results = const_cast<char*>(static_cast<const char*>(kept));
+  return detail::dispatch_join_kept_expand<tile>(temp_storage, temp_storage_bytes, results, m,
+                                                 detail::join_pass_tiles(args), pairs, lo, ro, count_out, stream);
 }
 
 template <class Left, class Right, class Compare>
@@ -120,26 +174,23 @@ std::pair<LeftOut, RightOut> sorted_join(Left left_first, Left left_last, Right 
                                                         detail::unwrap_input(right_first), n)) {
     throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": " + problem);
   }
-  // The bound pass's results live from the count to the expansion: computed once.
+  // The bound pass's results live from the count to the pairs: computed once.
   const auto args = detail::join_bound_args_for(detail::unwrap_input(left_first), m, detail::unwrap_input(right_first), n);
-  using op = ops::sorted_search_op;
-  constexpr int tile = detail::agent_policy<op, decltype(args)>::items_per_tile;
-  const index_t tiles = detail::agent_tiles<op>(args);
+  std::size_t kept_bytes = detail::join_kept_bytes_for(args);
   detail::pool_storage kept(stream);
   char* base = nullptr;
-  CORANK_TRY(kept.provide(detail::join_kept_bytes(m, tiles), base), name);
+  CORANK_TRY(kept.provide(kept_bytes, base), name);
   const index_t pairs = detail::run_two_phase_for_result(name, stream, [&](void* temp, std::size_t& bytes, index_t* c) {
-    const detail::join_outputs<detail::no_pairs, detail::no_pairs> out{false, nullptr, nullptr, 0, {}, {}, c, base};
-    return detail::dispatch_join(temp, bytes, op{}, args, out, comp, stream, kind);
+    return device::sorted_join_count_and_keep(temp, bytes, base, kept_bytes, left_first, m, right_first, n, c, comp,
+                                              stream, kind);
   });
   if (pairs < 0) throw unsorted_input(name);
-  const auto lo = detail::unwrap(left_out);
-  const auto ro = detail::unwrap(right_out);
-  if (pairs > 0 && (detail::is_null(lo) || detail::is_null(ro))) {
+  if (pairs > 0 && (detail::is_null(detail::unwrap(left_out)) || detail::is_null(detail::unwrap(right_out)))) {
     throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": an output is a null pointer with a nonzero size");
   }
   detail::run_two_phase(name, stream, [&](void* temp, std::size_t& bytes, index_t*) {
-    return detail::dispatch_join_kept_expand<tile>(temp, bytes, base, m, tiles, pairs, lo, ro, nullptr, stream);
+    return device::sorted_join_from_kept(temp, bytes, base, kept_bytes, left_first, m, right_first, n, pairs, left_out,
+                                         right_out, nullptr, stream, kind);
   });
   CORANK_TRY(kept.release(), name);
   CORANK_TRY(cudaStreamSynchronize(stream), name);

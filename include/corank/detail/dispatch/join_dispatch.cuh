@@ -13,8 +13,8 @@
 //
 // The storage (temporary_arena.hpp), laid out by the same code that launches, once counting
 // (the query) and once placing (the run): the bound pass's results (join_kept: 12 bytes a
-// left key, of which 4 are written where no run is saturated, and the tile arrays; on storage
-// of their own where the convenience join keeps them from the count to the pairs), two words
+// left key, of which 4 are written where no run is saturated, and the tile arrays; on the
+// caller's storage where sorted_join_count_and_keep keeps them for the pairs), two words
 // (the bound pass's count, the expansion's verdict), then one region used by one stage at a
 // time: the bound pass's storage, the scan's, the pieces' tiles.
 
@@ -45,9 +45,9 @@ struct no_pairs {};
 
 // What a join form asks for: with writes_offsets, the caller's `lower` and `offsets`
 // (sorted_join_offsets); with output iterators (not no_pairs), `pairs` pairs into left_out
-// and right_out. `kept`: where the bound pass's results stay for a later expansion (the
-// convenience join), else null: on the temporary storage. The layout depends on the flags,
-// the sizes and whether `kept` is null, never on the other pointers (null in a query). Built
+// and right_out. With `keeps`, the bound pass's results stay at `kept` for a later expansion
+// (sorted_join_count_and_keep, the convenience join), else on the temporary storage. The
+// layout depends on the flags and the sizes, never on the pointers (null in a query). Built
 // whole ({...}): the output iterators need not be default-constructible.
 template <class LeftOut, class RightOut>
 struct join_outputs {
@@ -59,6 +59,7 @@ struct join_outputs {
   LeftOut left_out;
   RightOut right_out;
   index_t* count_out;
+  bool keeps = false;
   char* kept = nullptr;
 };
 
@@ -176,10 +177,10 @@ cudaError_t join_stages(temporary_arena& temp, const Op& op, const Args& args, c
   work_bytes = work_bytes > pieces_bytes ? work_bytes : pieces_bytes;
 
   temporary_arena kept_arena{out.kept};
-  const join_kept_use use = out.kept != nullptr || out.expands ? join_kept_use::pairs
-                            : out.writes_offsets             ? join_kept_use::offsets
-                                                             : join_kept_use::count;
-  const join_kept k = lay_out_join_kept(out.kept != nullptr ? kept_arena : temp, m, tiles, use, out.offsets);
+  const join_kept_use use = out.keeps || out.expands ? join_kept_use::pairs
+                            : out.writes_offsets    ? join_kept_use::offsets
+                                                    : join_kept_use::count;
+  const join_kept k = lay_out_join_kept(out.keeps ? kept_arena : temp, m, tiles, use, out.offsets);
   index_t* words = temp.take<index_t>(2);
   char* work = temp.take<char>(index_t(work_bytes));
   if (!temp.runs()) return cudaSuccess;
@@ -213,7 +214,7 @@ cudaError_t join_stages(temporary_arena& temp, const Op& op, const Args& args, c
   return cudaPeekAtLastError();
 }
 
-// The convenience join's pairs from the results join_stages kept at `kept` (m left keys,
+// sorted_join_from_kept's pairs from the results join_stages kept at `kept` (m left keys,
 // `tiles` tiles of Tile): the pieces' tiles and the word on `temp`; *count_out (where not
 // null) as join_stages writes it.
 template <int Tile, class LeftOut, class RightOut>
