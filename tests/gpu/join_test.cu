@@ -15,6 +15,7 @@
 
 #include <corank/comparators.hpp>
 #include <corank/detail/kernels/join_expand_kernels.cuh>
+#include <corank/detail/kernels/join_runs_expand_kernel.cuh>
 #include <corank/error.hpp>
 #include <corank/join.cuh>
 #include <corank/memory.hpp>
@@ -38,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -229,11 +231,10 @@ TEST_F(GpuJoin, RunsAroundTheLookaheadAndThe16Bits) {
   check_join(many, long_runs, strategy::automatic);
 }
 
-// Makes `column` go down once, at a random position (the keys k / 3), and checks that both
+// Makes `column` go down once, from `at` - 1 to `at` (the keys k / 3), and checks that both
 // counts and the pairs find the columns unsorted before writing any pair.
 void expect_descent_found(std::vector<std::int32_t>& left, std::vector<std::int32_t>& right,
-                          std::vector<std::int32_t>& column, std::mt19937_64& rng, const std::string& what) {
-  const std::size_t at = 1 + rng() % (column.size() - 1);
+                          std::vector<std::int32_t>& column, std::size_t at, const std::string& what) {
   std::swap(column[at - 1], column[at]);
   if (column[at - 1] == column[at]) column[at - 1] = column[at] + 1;
   SCOPED_TRACE(what + ", size " + std::to_string(column.size()) + ", descent at " + std::to_string(at));
@@ -259,9 +260,26 @@ TEST_F(GpuJoin, UnsortedColumnsAreAlwaysFound) {
       for (std::size_t k = 0; k < size; ++k) left[k] = right[k] = std::int32_t(k / 3);
       const std::string what = which;
       if (what == "right, one left key") std::fill(left.begin(), left.end(), left[0]);
-      expect_descent_found(left, right, what == "left" ? left : right, rng, what);
+      expect_descent_found(left, right, what == "left" ? left : right, 1 + rng() % (size - 1), what);
       if (HasFailure()) return;
     }
+  }
+}
+
+// The right column going down where the bound pass's tiles meet (and a step either side) and
+// at its end, the left column one key (its first): the merge path takes every left key first,
+// so the boundary k * tile falls at right position k * tile - m.
+TEST_F(GpuJoin, RightColumnDescentsAtTheBoundPassTilesAreFound) {
+  const std::size_t m = 1000, n = 5 * tile;
+  std::vector<std::size_t> places = {n - 1};
+  for (std::size_t k = 1; k < 5; ++k) {
+    for (const std::size_t at : {k * tile - m - 1, k * tile - m, k * tile - m + 1}) places.push_back(at);
+  }
+  for (const std::size_t at : places) {
+    std::vector<std::int32_t> left(m, 0), right(n);
+    for (std::size_t k = 0; k < n; ++k) right[k] = std::int32_t(k / 3);
+    expect_descent_found(left, right, right, at, "right at a tile boundary");
+    if (HasFailure()) return;
   }
 }
 
@@ -603,6 +621,41 @@ TEST_F(GpuJoinTwoPhase, OffsetsOfLongRunsAndTheFormsStorage) {
   EXPECT_LT(count_bytes, std::size_t(big));
 }
 
+// One key with 600 copies on the left, each of whose runs is 70000 long (saturated: each
+// written whole into the caller's offsets, which one round of join_offsets_kernel reads before
+// storing, over several rounds of the tile's keys), between keys with short runs, through
+// sorted_join_offsets and the counts.
+TEST_F(GpuJoinTwoPhase, OffsetsOfOneKeyWithManyCopiesAndLongRuns) {
+  std::vector<std::int32_t> left(5, 0), right(10, 0);
+  left.insert(left.end(), 600, 1);
+  left.insert(left.end(), 3, 2);
+  right.insert(right.end(), 70000, 1);
+  right.insert(right.end(), 65535, 2);
+  const index_t m = index_t(left.size()), n = index_t(right.size());
+  std::vector<index_t> lower_expected(left.size()), offsets_expected(left.size() + 1, 0);
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    const auto range = std::equal_range(right.begin(), right.end(), left[i]);
+    lower_expected[i] = index_t(range.first - right.begin());
+    offsets_expected[i + 1] = offsets_expected[i] + index_t(range.second - range.first);
+  }
+  const device_buffer<std::int32_t> l(left), r(right);
+  device_buffer<index_t> lower(left.size()), offsets(left.size() + 1), count(1);
+  std::size_t bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(nullptr, bytes, l.data(), m, r.data(), n, lower.data(),
+                                                             offsets.data(), count.data(), corank::less{}, stream));
+  device_buffer<unsigned char> temp(bytes);
+  offsets.fill_poison();
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(temp.data(), bytes, l.data(), m, r.data(), n,
+                                                             lower.data(), offsets.data(), count.data(),
+                                                             corank::less{}, stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_EQ(count.to_host()[0], offsets_expected.back());
+  EXPECT_EQ(lower.to_host(), lower_expected);
+  EXPECT_EQ(offsets.to_host(), offsets_expected);
+  EXPECT_EQ(corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end(), corank::less{}, stream),
+            offsets_expected.back());
+}
+
 // Offsets that go backwards (not sorted_join_offsets's): a negative count, and stores only
 // inside the `pairs` outputs.
 TEST_F(GpuJoinTwoPhase, ExpandFindsOffsetsGoingBackwards) {
@@ -728,6 +781,33 @@ TEST(HostJoinTempStorage, ExpandRefusesTooLittleOrMisalignedStorageBeforeAnyCuda
     EXPECT_TRUE(all_poison(ro));
     EXPECT_TRUE(all_poison(count));
   }
+}
+
+// Pairs beyond what one grid of the expansions covers (2^31 blocks: 2^43 pairs from the runs,
+// 2^42 merge-path steps from the offsets) are refused by the query, with no overflow on the
+// way, before any CUDA call; the block counts themselves never overflow.
+TEST(HostJoinTempStorage, PairsBeyondOneGridAreRefusedBeforeAnyCudaCall) {
+  constexpr index_t most = std::numeric_limits<index_t>::max();
+  constexpr index_t piece = corank::detail::join_piece_positions, step = corank::detail::join_expand_tile;
+  EXPECT_EQ(corank::detail::join_piece_blocks(3, most), 3 + most / piece + 1);
+  EXPECT_EQ(corank::detail::join_piece_blocks(3, 2 * piece), 5);
+  EXPECT_EQ(corank::detail::join_expand_tiles(most, most), most / step * 2 + 2);  // 2^53
+  EXPECT_EQ(corank::detail::join_expand_tiles(step - 1, 1), 1);
+  const index_t* none = nullptr;
+  index_t* out = nullptr;
+  const std::int32_t* column = nullptr;
+  for (const index_t pairs : {most, piece * (index_t(1) << 31)}) {
+    SCOPED_TRACE("pairs=" + std::to_string(pairs));
+    std::size_t bytes = 0;
+    EXPECT_EQ(cudaErrorInvalidValue,
+              corank::device::sorted_join_expand(nullptr, bytes, none, none, 10, pairs, out, out, out));
+    EXPECT_EQ(cudaErrorInvalidValue, corank::device::sorted_join_from_kept(nullptr, bytes, nullptr, 0, column, 10,
+                                                                           column, 10, pairs, out, out, out));
+  }
+  std::size_t bytes = 0;
+  EXPECT_EQ(cudaSuccess, corank::device::sorted_join_from_kept(nullptr, bytes, nullptr, 0, column, 10, column, 10,
+                                                               piece * 1000, out, out, out));
+  EXPECT_GT(bytes, 0u);
 }
 
 TEST(GpuJoinErrors, UnsortedInputsAndBadArguments) {

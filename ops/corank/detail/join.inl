@@ -157,9 +157,11 @@ index_t sorted_join_count(Left left_first, Left left_last, Right right_first, Ri
                                                         detail::unwrap_input(right_first), n)) {
     throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": " + problem);
   }
-  const index_t count = detail::run_two_phase_for_result(name, stream, [&](void* temp, std::size_t& bytes, index_t* c) {
+  // Stored once (join_count_kernel): straight into the pinned host word.
+  const auto call = [&](void* temp, std::size_t& bytes, index_t* c) {
     return device::sorted_join_count(temp, bytes, left_first, m, right_first, n, c, comp, stream, kind);
-  });
+  };
+  const index_t count = detail::run_two_phase_for_result<detail::result_word::host>(name, stream, call);
   if (count < 0) throw unsorted_input(name);
   return count;
 }
@@ -180,10 +182,12 @@ std::pair<LeftOut, RightOut> sorted_join(Left left_first, Left left_last, Right 
   detail::pool_storage kept(stream);
   char* base = nullptr;
   CORANK_TRY(kept.provide(kept_bytes, base), name);
-  const index_t pairs = detail::run_two_phase_for_result(name, stream, [&](void* temp, std::size_t& bytes, index_t* c) {
+  // The count is stored once (join_count_kernel): straight into the pinned host word.
+  const auto count = [&](void* temp, std::size_t& bytes, index_t* c) {
     return device::sorted_join_count_and_keep(temp, bytes, base, kept_bytes, left_first, m, right_first, n, c, comp,
                                               stream, kind);
-  });
+  };
+  const index_t pairs = detail::run_two_phase_for_result<detail::result_word::host>(name, stream, count);
   if (pairs < 0) throw unsorted_input(name);
   if (pairs > 0 && (detail::is_null(detail::unwrap(left_out)) || detail::is_null(detail::unwrap(right_out)))) {
     throw cuda_error(cudaErrorInvalidValue, std::string(name) + ": an output is a null pointer with a nonzero size");

@@ -102,19 +102,25 @@ inline std::size_t join_kept_bytes(index_t m, index_t tiles) {
   return arena.bytes();
 }
 
+// Whether the pieces of `pairs` pairs from `tiles` tiles fit one grid (a block each): checked
+// before anything is launched.
+inline bool join_pieces_fit(index_t tiles, index_t pairs) {
+  return join_piece_blocks(tiles, pairs) <= index_t(std::numeric_limits<int>::max());
+}
+
 // The scan's input over the tiles' sums: tiles + 1 of them, the last {0, 0}.
 inline auto tile_sums_input(const index_t* sums, index_t tiles) {
   return thrust::transform_iterator<tile_sum_of, thrust::counting_iterator<index_t>, join_tile_prefix>(
       thrust::counting_iterator<index_t>(0), tile_sum_of{sums, tiles});
 }
 
-// The expansion from the runs: `piece_tile` holds join_piece_blocks(tiles, pairs) index_t;
-// *word ends 0, or -1 where a piece found its tile's numbers contradicting each other.
+// The expansion from the runs: `piece_tile` holds join_piece_blocks(tiles, pairs) index_t,
+// at most INT_MAX (join_pieces_fit); *word ends 0, or -1 where a piece found its tile's
+// numbers contradicting each other.
 template <int Tile, class LeftOut, class RightOut>
 cudaError_t launch_join_runs_expansion(const join_kept& k, index_t tiles, index_t m, index_t pairs, LeftOut left_out,
                                        RightOut right_out, index_t* piece_tile, index_t* word, cudaStream_t stream) {
   const index_t blocks = join_piece_blocks(tiles, pairs);
-  if (blocks > index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   join_piece_partition_kernel<<<unsigned((tiles + join_piece_threads - 1) / join_piece_threads), join_piece_threads, 0,
                                 stream>>>(k.prefix, tiles, blocks, piece_tile, word);
   if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;
@@ -125,14 +131,13 @@ cudaError_t launch_join_runs_expansion(const join_kept& k, index_t tiles, index_
 }
 
 // The expansion from the caller's lower bounds and offsets (sorted_join_expand): `bounds`
-// holds join_expand_tiles(m, pairs) + 1 index_t; *word ends 0, or -1 where a tile found the
-// offsets out of order.
+// holds join_expand_tiles(m, pairs) + 1 index_t, at most INT_MAX tiles (join_expand_stages
+// checks); *word ends 0, or -1 where a tile found the offsets out of order.
 template <class LeftOut, class RightOut>
 cudaError_t launch_join_expansion(const index_t* lower, const index_t* offsets, index_t m, index_t pairs,
                                   LeftOut left_out, RightOut right_out, index_t* bounds, index_t* word,
                                   cudaStream_t stream) {
   const index_t tiles = join_expand_tiles(m, pairs);
-  if (tiles > index_t(std::numeric_limits<int>::max())) return cudaErrorInvalidValue;
   const unsigned partition_blocks = unsigned((tiles + 1 + 255) / 256);
   join_partition_kernel<<<partition_blocks, 256, 0, stream>>>(offsets, m, pairs, tiles, bounds, word);
   if (const cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess) return e;
@@ -166,6 +171,7 @@ cudaError_t join_stages(temporary_arena& temp, const Op& op, const Args& args, c
   if (const cudaError_t e = dispatch(nullptr, search_bytes, op, args, none, comp, stream, kind); e != cudaSuccess)
     return e;
   const index_t tiles = agent_tiles<Op>(args);
+  if (out.expands && !join_pieces_fit(tiles, out.pairs)) return cudaErrorInvalidValue;
   if (const cudaError_t e = cub::DeviceScan::ExclusiveScan(nullptr, scan_bytes, tile_sums_input(none, tiles),
                                                            no_prefix, sticky_sum{}, join_tile_prefix{0, 0},
                                                            tiles + 1, stream);
@@ -220,7 +226,7 @@ cudaError_t join_stages(temporary_arena& temp, const Op& op, const Args& args, c
 template <int Tile, class LeftOut, class RightOut>
 cudaError_t join_kept_expand_stages(temporary_arena& temp, char* kept, index_t m, index_t tiles, index_t pairs,
                                     LeftOut left_out, RightOut right_out, index_t* count_out, cudaStream_t stream) {
-  if (m < 0 || tiles < 1 || pairs < 0) return cudaErrorInvalidValue;
+  if (m < 0 || tiles < 1 || pairs < 0 || !join_pieces_fit(tiles, pairs)) return cudaErrorInvalidValue;
   temporary_arena kept_arena{kept};
   const join_kept k = lay_out_join_kept(kept_arena, m, tiles);
   index_t* word = temp.take<index_t>(1);
@@ -241,7 +247,8 @@ template <class LeftOut, class RightOut>
 cudaError_t join_expand_stages(temporary_arena& temp, const index_t* lower, const index_t* offsets, index_t m,
                                index_t pairs, LeftOut left_out, RightOut right_out, index_t* count_out,
                                cudaStream_t stream) {
-  if (m < 0 || pairs < 0) return cudaErrorInvalidValue;
+  if (m < 0 || pairs < 0 || join_expand_tiles(m, pairs) >= index_t(std::numeric_limits<int>::max()))
+    return cudaErrorInvalidValue;
   index_t* word = temp.take<index_t>(1);
   index_t* bounds = temp.take<index_t>(join_expand_tiles(m, pairs) + 1);
   if (!temp.runs()) return cudaSuccess;

@@ -28,8 +28,11 @@ namespace corank::detail {
 constexpr int join_expand_threads = 256;
 constexpr int join_expand_tile = join_expand_threads * 8;  // merge-path steps: positions plus left elements
 
+// The expansion's tiles of m + pairs merge-path steps, with no overflow for any nonnegative m
+// and pairs.
 inline index_t join_expand_tiles(index_t m, index_t pairs) {
-  return (m + pairs + join_expand_tile - 1) / join_expand_tile;
+  const index_t rest = m % join_expand_tile + pairs % join_expand_tile;
+  return m / join_expand_tile + pairs / join_expand_tile + (rest + join_expand_tile - 1) / join_expand_tile;
 }
 
 // bounds[t] (t = 0..tiles): how many left elements come before merge-path step t * tile

@@ -25,9 +25,10 @@
 namespace corank::detail {
 
 // The blocks launched for `pairs` pairs from `tiles` tiles: at least the pieces (a tile's
-// pieces number its pairs over join_piece_positions, rounded up).
+// pieces number its pairs over join_piece_positions, rounded up). No overflow for any
+// nonnegative pairs (tiles below 2^31).
 inline index_t join_piece_blocks(index_t tiles, index_t pairs) {
-  return tiles + (pairs + join_piece_positions - 1) / join_piece_positions;
+  return tiles + pairs / join_piece_positions + (pairs % join_piece_positions != 0 ? 1 : 0);
 }
 
 // piece_tile[w] (w < blocks): the tile that piece w cuts, the last t with
