@@ -30,16 +30,18 @@
 //                                          left, m, right, n, count_out, comp = {},
 //                                          stream = nullptr, kind = default_strategy)
 //     a query (temp_storage null) writes both sizes (about 12 bytes a left element for
-//     kept_bytes); a run needs `kept` of kept_bytes, aligned as temp_storage is, and writes
-//     *count_out as sorted_join_count does.
+//     kept_bytes); a run needs `kept` of kept_bytes, aligned as temp_storage is and
+//     overlapping neither it nor the columns, and writes *count_out as sorted_join_count does.
 //   cudaError_t sorted_join_from_kept(temp_storage, temp_storage_bytes, kept, kept_bytes, left,
 //                                     m, right, n, pairs, left_out, right_out, count_out,
 //                                     stream = nullptr, kind = default_strategy)
 //     writes `pairs` outputs as sorted_join does, from what sorted_join_count_and_keep left at
 //     `kept` for the same left, m, right and n (whose types and sizes set the layout; the
 //     columns are not read, and may be freed in between); count_out may be null, else it
-//     receives the count, or a negative number where `kept` holds numbers that contradict
-//     each other.
+//     receives the count. Whatever `kept` holds, nothing is read outside it or written
+//     outside the outputs' `pairs` elements; where its numbers contradict each other as the
+//     kernels read them, the count is negative (numbers that agree, another join's of the
+//     same sizes, give that join's pairs).
 //   Or the offsets and their expansion, for a caller that wants the offsets (a value gather
 //   by key); they move the bounds and offsets through memory (16 bytes a left element where
 //   the kept results take 4 from the count to the pairs, so they take more time):
@@ -88,7 +90,8 @@
 //   aligned to 256 bytes, a null count_out), the convenience forms throw
 //   corank::cuda_error with a sentence for them and corank::unsorted_input where the kernels
 //   found the inputs unsorted (before any pair is written, for sorted_join: it counts first).
-//   Nothing is ever read outside the inputs or written outside the outputs' `pairs` elements.
+//   Nothing is ever read outside the inputs or written outside the outputs' `pairs` elements
+//   (and sorted_join_count_and_keep's `kept`).
 // - Left, outer and anti joins are not built yet: they are the same counts with each
 //   unmatched left (right) element given one pair (with a missing partner).
 

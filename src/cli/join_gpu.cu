@@ -2,7 +2,7 @@
 // which keys are equal: gpu_columns.hpp), check them, then corank::device's join in its two
 // halves: sorted_join_count_and_keep (the number of pairs, with the bound pass's results kept
 // in storage of ours), and, with the outputs sized by that and the columns freed,
-// sorted_join_from_kept. Times each step; the join's time is one run, CUDA's first-launch
+// sorted_join_from_kept; --count: sorted_join_count, which keeps nothing. Times each step; the join's time is one run, CUDA's first-launch
 // costs included (corank_search_bench measures steady-state throughput).
 
 #include "gpu_columns.hpp"
@@ -34,18 +34,21 @@ std::size_t join_kept_bytes(index_t m, index_t n) {
   return kept_bytes;
 }
 
-// The number of pairs, with what the pairs come from left at `kept` (kept_bytes).
+// The number of pairs, with what the pairs come from left at `kept` (kept_bytes), where it
+// is not null.
 template <class Key>
 index_t join_count(const Key* left, index_t m, const Key* right, index_t n, void* kept, std::size_t kept_bytes) {
   const key_order<Key> comp{};
+  const auto count = [&](void* temp, std::size_t& bytes, index_t* word) {
+    if (kept == nullptr) return device::sorted_join_count(temp, bytes, left, m, right, n, word, comp);
+    std::size_t given = kept_bytes;
+    return device::sorted_join_count_and_keep(temp, bytes, kept, given, left, m, right, n, word, comp);
+  };
   std::size_t bytes = 0;
-  CORANK_TRY(device::sorted_join_count_and_keep(nullptr, bytes, kept, kept_bytes, left, m, right, n, nullptr, comp),
-             "sizing the join's temporary storage");
+  CORANK_TRY(count(nullptr, bytes, nullptr), "sizing the join's temporary storage");
   const device_buffer temp(bytes + word_bytes, "allocating the join's temporary storage");
   auto* word = static_cast<index_t*>(temp.get());
-  CORANK_TRY(device::sorted_join_count_and_keep(static_cast<char*>(temp.get()) + word_bytes, bytes, kept, kept_bytes,
-                                                left, m, right, n, word, comp),
-             "counting the join's pairs");
+  CORANK_TRY(count(static_cast<char*>(temp.get()) + word_bytes, bytes, word), "counting the join's pairs");
   index_t pairs = 0;
   CORANK_TRY(cudaMemcpy(&pairs, word, sizeof pairs, cudaMemcpyDeviceToHost), "counting the join's pairs");
   return pairs;
@@ -81,8 +84,10 @@ job_outcome run_join_on_gpu(const join_job& job) {
   try {
     visit_key_and_payload(gpu_key_types{}, gpu_value_payloads{}, key_type, 0, [&](auto key_tag, auto) {
       using Key = typename decltype(key_tag)::type;
-      const std::size_t kept_bytes = join_kept_bytes<Key>(m, n);
-      needs = fmt::format("the inputs ({}) and the kept counts ({})", gib(input_bytes), gib(double(kept_bytes)));
+      const std::size_t kept_bytes = job.count_only ? 0 : join_kept_bytes<Key>(m, n);
+      needs = job.count_only ? fmt::format("the inputs ({})", gib(input_bytes))
+                             : fmt::format("the inputs ({}) and the kept counts ({})", gib(input_bytes),
+                                           gib(double(kept_bytes)));
       const gpu_info gpu = describe_gpu();
       outcome.where = gpu.where;
       check_gpu_memory(gpu, input_bytes + double(kept_bytes), needs);

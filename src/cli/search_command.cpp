@@ -351,9 +351,10 @@ The sort-merge inner join of two sorted key columns: every pair of positions (i,
 LEFT[i] equal to RIGHT[j], i into LEFT_OUT and j into RIGHT_OUT (int64), in the order of i,
 then j. A key a times in LEFT and b times in RIGHT gives its a * b pairs (as pandas.merge
 of the two columns, how='inner'). Gather rows with them: left_values[LEFT_OUT]. It runs
-corank::device::sorted_join_offsets and sorted_join_expand on the GPU, or corank::host's
-join on the CPU: each left key's bounds in RIGHT, their prefix sums, and the pairs spread
-evenly over the threads however they fall on the keys. O(len(LEFT) + len(RIGHT) + pairs).
+corank::device::sorted_join_count_and_keep and sorted_join_from_kept on the GPU (--count:
+sorted_join_count), or corank::host's join on the CPU: each left key's bounds in RIGHT,
+their prefix sums, and the pairs spread evenly over the threads however they fall on the
+keys. O(len(LEFT) + len(RIGHT) + pairs).
 
 LEFT and RIGHT are 1-D NumPy .npy files of the same dtype: int8, uint8, int16, uint16,
 int32, uint32, int64, uint64, float32 or float64, little-endian, C order, both sorted

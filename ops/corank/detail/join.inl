@@ -9,6 +9,7 @@
 #include <corank/detail/search_passes.hpp>
 #include <corank/search.cuh>
 
+#include <limits>
 #include <string>
 
 namespace corank {
@@ -35,9 +36,15 @@ std::size_t join_kept_bytes_for(const Args& args) {
   return join_kept_bytes(args.size_a, join_pass_tiles(args));
 }
 
+// Sizes whose tiles can be counted: nonnegative, their sum an index_t.
+inline bool join_sizes_fit(index_t m, index_t n) {
+  return m >= 0 && n >= 0 && m <= std::numeric_limits<index_t>::max() - n;
+}
+
 template <class Left, class Right>
 const char* join_argument_error(const Left& left, index_t m, const Right& right, index_t n) {
   if (m < 0 || n < 0) return "a size is negative";
+  if (!join_sizes_fit(m, n)) return "the columns' sizes add up to more than an index_t holds";
   if (m > 0 && is_null(left)) return "the left column is a null pointer with a nonzero size";
   if (n > 0 && is_null(right)) return "the right column is a null pointer with a nonzero size";
   return nullptr;
@@ -82,7 +89,7 @@ cudaError_t sorted_join_count_and_keep(void* temp_storage, std::size_t& temp_sto
                                        index_t* count_out, Compare comp, cudaStream_t stream, strategy kind) {
   const auto l = detail::unwrap_input(left);
   const auto r = detail::unwrap_input(right);
-  if (m < 0 || n < 0) return cudaErrorInvalidValue;
+  if (!detail::join_sizes_fit(m, n)) return cudaErrorInvalidValue;
   const auto args = detail::join_bound_args_for(l, m, r, n);
   const std::size_t needed = detail::join_kept_bytes_for(args);
   if (temp_storage == nullptr) {
@@ -102,7 +109,7 @@ cudaError_t sorted_join_from_kept(void* temp_storage, std::size_t& temp_storage_
                                   std::size_t kept_bytes, Left left, index_t m, Right right, index_t n, index_t pairs,
                                   LeftOut left_out, RightOut right_out, index_t* count_out, cudaStream_t stream,
                                   strategy) {
-  if (m < 0 || n < 0 || pairs < 0) return cudaErrorInvalidValue;
+  if (!detail::join_sizes_fit(m, n) || pairs < 0) return cudaErrorInvalidValue;
   // The columns' types and sizes give the pass's tiles, which place its results; not read.
   const auto args = detail::join_bound_args_for(detail::unwrap_input(left), m, detail::unwrap_input(right), n);
   constexpr int tile = detail::agent_policy<ops::sorted_search_op, decltype(args)>::items_per_tile;

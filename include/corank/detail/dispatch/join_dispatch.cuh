@@ -155,8 +155,8 @@ cudaError_t launch_join_expansion(const index_t* lower, const index_t* offsets, 
   return cudaPeekAtLastError();
 }
 
-// Every stage of sorted_join_count, sorted_join and sorted_join_offsets, and the convenience
-// join's count, laid out on `temp` and, where it has a base, launched. `args`: the bound
+// Every stage of sorted_join_count, sorted_join, sorted_join_count_and_keep and
+// sorted_join_offsets, laid out on `temp` and, where it has a base, launched. `args`: the bound
 // pass's (the left column as the queries, A; the right as the haystack, B; b_runs), whose
 // bounds_and_runs output is filled in here; *out.count_out ends the number of pairs, or -1
 // where the inputs were found out of order.

@@ -1,6 +1,6 @@
 #pragma once
-// One-thread kernels that settle a form's count word (device memory, read back by the
-// convenience forms) from the words its passes wrote: a negative word means a pass found the
+// One-thread kernels that settle a form's count word (device memory, or the convenience
+// forms' pinned host word) from the words its passes wrote: a negative word means a pass found the
 // inputs out of order, and wins.
 
 #include <corank/config.hpp>

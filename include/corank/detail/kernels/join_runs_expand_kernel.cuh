@@ -1,6 +1,6 @@
 #pragma once
 // The sort-merge join's expansion straight from the bound pass's compact results (join.cuh's
-// sorted_join, device and convenience; launched by dispatch/join_dispatch.cuh; here rather
+// sorted_join, device and convenience, and sorted_join_from_kept; launched by dispatch/join_dispatch.cuh; here rather
 // than in ops/ for the reason join_offsets_kernel.cuh gives). No offsets are written or read:
 // each tile of the bound pass is cut into pieces of at most join_piece_positions pairs
 // (join_tile_sums.cuh), a block per piece, so a key with 10^4 copies a side (10^8 pairs) is
@@ -36,6 +36,8 @@ inline index_t join_piece_blocks(index_t tiles, index_t pairs) {
 // stages their prefixes and writes their pieces' entries, each found by a search in shared
 // memory (a search of the whole prefix in global memory, a thread an entry, waited out 14
 // loads from L2 one after another: 7.5 us at 2^24). Thread 0 also clears the expansion's word.
+// Prefixes that are no scan (sorted_join_from_kept's storage holding other numbers) leave
+// entries unwritten, never written outside [0, blocks); the pieces check what they read.
 template <int = 0>
 __global__ void __launch_bounds__(join_piece_threads)
     join_piece_partition_kernel(const join_tile_prefix* prefix, index_t tiles, index_t blocks, index_t* piece_tile,
@@ -50,8 +52,9 @@ __global__ void __launch_bounds__(join_piece_threads)
   for (int k = tid; k <= count; k += threads) pieces[k] = prefix[t0 + k].pieces;
   __syncthreads();
   if (total >= 0) {
+    const index_t begin = pieces[0] > 0 ? pieces[0] : 0;
     const index_t end = pieces[count] < blocks ? pieces[count] : blocks;
-    for (index_t w = pieces[0] + tid; w < end; w += threads) {
+    for (index_t w = begin + tid; w < end; w += threads) {
       piece_tile[w] = t0 + last_not_after(pieces, 0, count - 1, w);
     }
   }
@@ -148,7 +151,8 @@ __device__ __forceinline__ void join_piece_by_warps(const index_t* offsets, cons
 
 // Piece blockIdx.x: positions [q0, q1) of tile t's pairs, whose left keys are the tile's
 // [first, last). A piece whose tile's numbers contradict each other (the pass found the
-// inputs out of order) poisons *word and stores nothing; every store lies in [0, pairs).
+// inputs out of order), or whose entry names no tile, poisons *word and stores nothing;
+// every store lies in [0, pairs).
 template <int Tile, class LeftOut, class RightOut>
 __global__ void __launch_bounds__(join_piece_threads, 5)
     join_runs_expand_kernel(bounds_and_runs pass, const join_tile_prefix* prefix, index_t tiles, index_t m,
@@ -163,7 +167,11 @@ __global__ void __launch_bounds__(join_piece_threads, 5)
   __shared__ int warp_marks[threads / 32][32 * join_piece_most_words];
   const int tid = threadIdx.x;
   const index_t t = piece_tile[blockIdx.x];
-  if (t < 0) return;  // past the last piece
+  if (t == -1) return;      // past the last piece
+  if (t < 0 || t >= tiles) {  // an entry the partition left unwritten (prefixes that are no scan)
+    if (tid == 0) *word = -1;
+    return;
+  }
   const join_tile_prefix at = prefix[t], next = prefix[t + 1];
   const index_t first = pass.tile_first[t], last = t + 1 < tiles ? pass.tile_first[t + 1] : m;
   const index_t q0 = at.pairs + (index_t(blockIdx.x) - at.pieces) * join_piece_positions;
