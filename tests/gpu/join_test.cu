@@ -419,19 +419,49 @@ TEST_F(GpuJoinTwoPhase, PairsThroughIteratorsThatAreNotDefaultConstructible) {
   EXPECT_TRUE(ro.check(want_right));
 }
 
+// What sorted_join_offsets leaves: each left key's lower bound in the right column, and the
+// prefix sums of the match counts (std::equal_range's).
+struct offsets_reference {
+  std::vector<index_t> lower, offsets;
+};
+
+offsets_reference reference_offsets(const std::vector<std::int32_t>& left, const std::vector<std::int32_t>& right) {
+  offsets_reference r{std::vector<index_t>(left.size()), std::vector<index_t>(left.size() + 1, 0)};
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    const auto range = std::equal_range(right.begin(), right.end(), left[i]);
+    r.lower[i] = index_t(range.first - right.begin());
+    r.offsets[i + 1] = r.offsets[i] + index_t(range.second - range.first);
+  }
+  return r;
+}
+
+// sorted_join_offsets on `stream` (into poisoned offsets) against reference_offsets, and its count.
+void expect_offsets_as_referenced(const std::vector<std::int32_t>& left, const std::vector<std::int32_t>& right,
+                                  cudaStream_t stream) {
+  const offsets_reference expected = reference_offsets(left, right);
+  const index_t m = index_t(left.size()), n = index_t(right.size());
+  const device_buffer<std::int32_t> l(left), r(right);
+  device_buffer<index_t> lower(left.size()), offsets(left.size() + 1), count(1);
+  std::size_t bytes = 0;
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(nullptr, bytes, l.data(), m, r.data(), n, lower.data(),
+                                                             offsets.data(), count.data(), corank::less{}, stream));
+  device_buffer<unsigned char> temp(bytes);
+  offsets.fill_poison();
+  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(temp.data(), bytes, l.data(), m, r.data(), n,
+                                                             lower.data(), offsets.data(), count.data(),
+                                                             corank::less{}, stream));
+  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
+  EXPECT_EQ(count.to_host()[0], expected.offsets.back());
+  EXPECT_EQ(lower.to_host(), expected.lower);
+  EXPECT_EQ(offsets.to_host(), expected.offsets);
+}
+
 TEST_F(GpuJoinTwoPhase, OffsetsThenExpandComputeTheBoundsOnce) {
   std::mt19937_64 rng = make_rng();
   const sorted_inputs<std::int32_t> in = make_inputs<std::int32_t>(distribution::long_runs, 30011, 20021, 4, rng);
   const join_pairs expected = reference_join(in.a, in.b, corank::less{});
   const index_t m = index_t(in.a.size()), n = index_t(in.b.size()), pairs = index_t(expected.left.size());
-  // What the first half leaves: each left key's lower bound in the right column, and the
-  // prefix sums of the match counts.
-  std::vector<index_t> lower_expected(in.a.size()), offsets_expected(in.a.size() + 1, 0);
-  for (std::size_t i = 0; i < in.a.size(); ++i) {
-    const auto range = std::equal_range(in.b.begin(), in.b.end(), in.a[i]);
-    lower_expected[i] = index_t(range.first - in.b.begin());
-    offsets_expected[i + 1] = offsets_expected[i] + index_t(range.second - range.first);
-  }
+  const offsets_reference first_half = reference_offsets(in.a, in.b);
   const device_buffer<std::int32_t> l(in.a), r(in.b);
   device_buffer<index_t> lower(in.a.size()), offsets(in.a.size() + 1), count(1);
   std::size_t bytes = 0;
@@ -453,8 +483,8 @@ TEST_F(GpuJoinTwoPhase, OffsetsThenExpandComputeTheBoundsOnce) {
     ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
   }
   ASSERT_EQ(count.to_host()[0], pairs);
-  EXPECT_EQ(lower.to_host(), lower_expected);
-  EXPECT_EQ(offsets.to_host(), offsets_expected);
+  EXPECT_EQ(lower.to_host(), first_half.lower);
+  EXPECT_EQ(offsets.to_host(), first_half.offsets);
 
   guarded_output<index_t> lo(expected.left.size()), ro(expected.right.size());
   ASSERT_EQ(cudaSuccess, corank::device::sorted_join_expand(nullptr, bytes, lower.data(), offsets.data(), m, pairs,
@@ -609,30 +639,13 @@ TEST_F(GpuJoinTwoPhase, OffsetsOfLongRunsAndTheFormsStorage) {
     const std::size_t copies = k % 4 == 0 ? 65535 + std::size_t(k) : k % 4 == 1 ? 65534 : std::size_t(k % 5);
     right.insert(right.end(), copies, k);
   }
-  const index_t m = index_t(left.size()), n = index_t(right.size());
-  std::vector<index_t> lower_expected(left.size()), offsets_expected(left.size() + 1, 0);
-  for (std::size_t i = 0; i < left.size(); ++i) {
-    const auto range = std::equal_range(right.begin(), right.end(), left[i]);
-    lower_expected[i] = index_t(range.first - right.begin());
-    offsets_expected[i + 1] = offsets_expected[i] + index_t(range.second - range.first);
-  }
-  const device_buffer<std::int32_t> l(left), r(right);
-  device_buffer<index_t> lower(left.size()), offsets(left.size() + 1), count(1);
-  std::size_t bytes = 0;
-  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(nullptr, bytes, l.data(), m, r.data(), n, lower.data(),
-                                                             offsets.data(), count.data(), corank::less{}, stream));
-  device_buffer<unsigned char> temp(bytes);
-  offsets.fill_poison();
-  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(temp.data(), bytes, l.data(), m, r.data(), n,
-                                                             lower.data(), offsets.data(), count.data(),
-                                                             corank::less{}, stream));
-  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
-  EXPECT_EQ(count.to_host()[0], offsets_expected.back());
-  EXPECT_EQ(lower.to_host(), lower_expected);
-  EXPECT_EQ(offsets.to_host(), offsets_expected);
+  expect_offsets_as_referenced(left, right, stream);
 
   // Storage for a million keys a side: the offsets' form 2 bytes a left key and the count's
   // a few a tile, besides what the pass and the scan take whatever the form (the splits).
+  // Queries: the pointers are not read.
+  const device_buffer<std::int32_t> l(left), r(right);
+  device_buffer<index_t> lower(1), offsets(1), count(1);
   const index_t big = 1 << 20;
   std::size_t pairs_bytes = 0, offsets_bytes = 0, count_bytes = 0;
   ASSERT_EQ(cudaSuccess, corank::device::sorted_join(nullptr, pairs_bytes, l.data(), big, r.data(), big, big,
@@ -657,29 +670,10 @@ TEST_F(GpuJoinTwoPhase, OffsetsOfOneKeyWithManyCopiesAndLongRuns) {
   left.insert(left.end(), 3, 2);
   right.insert(right.end(), 70000, 1);
   right.insert(right.end(), 65535, 2);
-  const index_t m = index_t(left.size()), n = index_t(right.size());
-  std::vector<index_t> lower_expected(left.size()), offsets_expected(left.size() + 1, 0);
-  for (std::size_t i = 0; i < left.size(); ++i) {
-    const auto range = std::equal_range(right.begin(), right.end(), left[i]);
-    lower_expected[i] = index_t(range.first - right.begin());
-    offsets_expected[i + 1] = offsets_expected[i] + index_t(range.second - range.first);
-  }
+  expect_offsets_as_referenced(left, right, stream);
   const device_buffer<std::int32_t> l(left), r(right);
-  device_buffer<index_t> lower(left.size()), offsets(left.size() + 1), count(1);
-  std::size_t bytes = 0;
-  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(nullptr, bytes, l.data(), m, r.data(), n, lower.data(),
-                                                             offsets.data(), count.data(), corank::less{}, stream));
-  device_buffer<unsigned char> temp(bytes);
-  offsets.fill_poison();
-  ASSERT_EQ(cudaSuccess, corank::device::sorted_join_offsets(temp.data(), bytes, l.data(), m, r.data(), n,
-                                                             lower.data(), offsets.data(), count.data(),
-                                                             corank::less{}, stream));
-  ASSERT_EQ(cudaSuccess, cudaStreamSynchronize(stream));
-  EXPECT_EQ(count.to_host()[0], offsets_expected.back());
-  EXPECT_EQ(lower.to_host(), lower_expected);
-  EXPECT_EQ(offsets.to_host(), offsets_expected);
   EXPECT_EQ(corank::sorted_join_count(l.begin(), l.end(), r.begin(), r.end(), corank::less{}, stream),
-            offsets_expected.back());
+            reference_offsets(left, right).offsets.back());
 }
 
 // Offsets that go backwards (not sorted_join_offsets's): a negative count, and stores only
