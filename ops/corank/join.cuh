@@ -74,9 +74,9 @@
 //   position's left element found by a binary search of the staged offsets, or, with 1.5
 //   pairs or more a left element, by a walk of the tile's merge path. O(m + n + pairs) work;
 //   temporary storage about 12 bytes a left element for sorted_join (device and convenience)
-//   and sorted_join_count_and_keep's `kept`, 2 for sorted_join_offsets (besides the caller's bounds and offsets, which also hold the
-//   pass's runs of 0xffff or more until the offsets overwrite them), and about 64 bytes a tile
-//   of the pass (2176 elements) for the counts.
+//   and sorted_join_count_and_keep's `kept`, 2 for sorted_join_offsets (besides the caller's
+//   bounds and offsets, which also hold the pass's runs of 0xffff or more until the offsets
+//   overwrite them), and about 64 bytes a tile of the pass (2176 elements) for the counts.
 // - Outputs: positions as index_t, converted to the outputs' value types; left_out and
 //   right_out hold `pairs` elements and overlap nothing else. With a `pairs` other than the
 //   count, nothing is written past `pairs`: sorted_join and sorted_join_from_kept write the

@@ -2,8 +2,9 @@
 // which keys are equal: gpu_columns.hpp), check them, then corank::device's join in its two
 // halves: sorted_join_count_and_keep (the number of pairs, with the bound pass's results kept
 // in storage of ours), and, with the outputs sized by that and the columns freed,
-// sorted_join_from_kept; --count: sorted_join_count, which keeps nothing. Times each step; the join's time is one run, CUDA's first-launch
-// costs included (corank_search_bench measures steady-state throughput).
+// sorted_join_from_kept; --count: sorted_join_count, which keeps nothing. Times each step;
+// the join's time is one run, CUDA's first-launch costs included (corank_search_bench
+// measures steady-state throughput).
 
 #include "gpu_columns.hpp"
 #include "search_job.hpp"

@@ -1,10 +1,11 @@
 #pragma once
 // The sort-merge join's expansion straight from the bound pass's compact results (join.cuh's
-// sorted_join, device and convenience, and sorted_join_from_kept; launched by dispatch/join_dispatch.cuh; here rather
-// than in ops/ for the reason join_offsets_kernel.cuh gives). No offsets are written or read:
-// each tile of the bound pass is cut into pieces of at most join_piece_positions pairs
-// (join_tile_sums.cuh), a block per piece, so a key with 10^4 copies a side (10^8 pairs) is
-// spread over many blocks, and a block reads one tile's runs, however few pairs it has. The
+// sorted_join, device and convenience, and sorted_join_from_kept; launched by
+// dispatch/join_dispatch.cuh; here rather than in ops/ for the reason join_offsets_kernel.cuh
+// gives). No offsets are written or read: each tile of the bound pass is cut into pieces of at
+// most join_piece_positions pairs (join_tile_sums.cuh), a block per piece, so a key with 10^4
+// copies a side (10^8 pairs) is spread over many blocks, and a block reads one tile's runs,
+// however few pairs it has. The
 // block stages its tile's runs and bound positions (4 bytes a key), scans the runs into the
 // offsets in shared memory, finds each of its positions' left key there (a search a position
 // where the piece has fewer positions than keys, else a walk a warp at a time) and stores
