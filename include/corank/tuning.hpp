@@ -42,13 +42,12 @@ struct split_tuning {
   index_t search_grid;       // a thread's search first narrows on a grid of this many positions
 };
 
-// The k-way merge's passes: runs merged by one tile at most (a group), how far apart its
+// The k-way merge's passes: runs merged by one tile at most (a group) and how far apart its
 // samples lie, in bytes of keys (a few sectors: gathering them reads a fraction of the
-// sectors), and the elements a warp stages at a time (a piece of one run's window).
+// sectors).
 struct multiway_tuning {
   int max_group;
   int sample_spacing_bytes;
-  int staging_piece;
 };
 
 // What an architecture gives a block: the shared memory a block may opt in to, what an SM
@@ -114,7 +113,7 @@ constexpr tile_shape sm100_tiles(tile_kind kind, int key_size, int value_size) {
 }
 
 inline constexpr split_tuning sm90_splits{3072, 4096};
-inline constexpr multiway_tuning sm90_multiway{64, 128, 64};
+inline constexpr multiway_tuning sm90_multiway{64, 128};
 
 // An architecture's shared-memory limits (architecture as 10 * major + minor): sm_80's below
 // 90, sm_90's from 90.
@@ -182,7 +181,6 @@ inline constexpr index_t split_search_grid = tuned_splits().search_grid;
 // The k-way merge's constants: sm90_multiway on every architecture.
 inline constexpr int multiway_max_group = sm90_multiway.max_group;
 inline constexpr int multiway_sample_spacing_bytes = sm90_multiway.sample_spacing_bytes;
-inline constexpr int multiway_staging_piece = sm90_multiway.staging_piece;
 
 // A row as the constants the kernels are compiled with.
 template <tile_kind Kind, int KeySize, int ValueSize>

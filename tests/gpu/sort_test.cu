@@ -233,8 +233,9 @@ TEST(Sort, TwoPhaseProtocolAndErrors) {
 
 namespace {
 
-// 2^24 and 2^24 + 4097 int32 keys: 4096+ block-sorted runs, two passes of 64-way merges.
-TEST(Sort, TwoPassesOf64WayMerges) {
+// 2^24 and 2^24 + 4097 int32 keys: 4,370 and 4,372 block-sorted runs, three passes (groups of
+// 18, 16 and 16 runs: pass_plan.hpp).
+TEST(Sort, TwoToThe24InThreePasses) {
   CORANK_REQUIRE_GPU();
   if (quick_mode()) GTEST_SKIP() << "CORANK_TEST_QUICK: the 2^24 case is skipped";
   auto rng = make_rng();

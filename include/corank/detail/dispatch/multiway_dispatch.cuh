@@ -8,12 +8,13 @@
 // device value decides a launch or a size on the host: grids are sized from bounds, and
 // tiles beyond a level's count return at once, so nothing synchronizes.
 //
-// Passes: R runs take P = ceil(log_G R) passes of g-way merges, G = max_group (tuning.hpp's
-// sm90_multiway) and g the least with g^P >= R; each pass reads and writes every element
-// once, so fewer, wider passes are what is fast (docs/design.md, "The k-way merge and the
-// sort").
+// Passes: R runs take P = ceil(log_G R) passes, G = max_group (tuning.hpp's sm90_multiway), in
+// groups that spend the fewest rounds of pairwise merges (pass_plan.hpp); each pass reads and
+// writes every element once, so fewer, wider passes are what is fast (docs/design.md, "The
+// k-way merge and the sort").
 
 #include <corank/detail/dispatch/dispatch.cuh>
+#include <corank/detail/dispatch/pass_plan.hpp>
 #include <corank/detail/dispatch/temporary_arena.hpp>
 #include <corank/detail/forms/multiway_args.hpp>
 #include <corank/detail/kernels/multiway_kernels.cuh>
@@ -23,26 +24,6 @@
 #include <type_traits>
 
 namespace corank::detail {
-
-// Passes and the width of each, for `runs` runs.
-struct pass_plan {
-  int passes = 0;
-  int group = 1;
-};
-
-inline pass_plan plan_passes(index_t runs) {
-  pass_plan plan;
-  for (index_t reach = 1; reach < runs; reach *= max_group) ++plan.passes;
-  if (plan.passes == 0) return plan;
-  auto reaches = [&](index_t g) {
-    index_t reach = 1;
-    for (int p = 0; p < plan.passes && reach < runs; ++p) reach *= g;
-    return reach >= runs;
-  };
-  plan.group = 2;
-  while (!reaches(plan.group)) ++plan.group;
-  return plan;
-}
 
 inline unsigned blocks_for(index_t items, int threads = 256) { return unsigned((items + threads) / threads); }
 
@@ -139,11 +120,11 @@ template <class Key, class Value, class Compare>
 cudaError_t later_passes(temporary_arena& temp, const pass_plan& plan, int stages, int first_stage, int first_pass,
                          const index_t* offsets, index_t runs, index_t size, Key* keys_out, Key* key_buffer,
                          Value* values_out, Value* value_buffer, Compare comp, cudaStream_t stream) {
-  index_t every = 1;
-  for (int p = 0; p < first_pass; ++p) every *= plan.group;
+  index_t every = 1;  // the runs of pass 0 that a run of pass p is
+  for (int p = 0; p < first_pass; ++p) every *= plan.group[p];
   const std::size_t start = temp.used;
   std::size_t high = temp.used;
-  for (int p = first_pass; p < plan.passes; ++p, every *= plan.group) {
+  for (int p = first_pass; p < plan.passes; every *= plan.group[p], ++p) {
     temp.used = start;  // a pass's offsets and samples are dead once it has run: reuse them
     const int s = first_stage + p;
     const index_t left = (runs + every - 1) / every;
@@ -156,10 +137,10 @@ cudaError_t later_passes(temporary_arena& temp, const pass_plan& plan, int stage
     if constexpr (is_used_v<Value>) {
       const contiguous_runs<const Value*> value_runs{stage_output(stages, s - 1, values_out, value_buffer),
                                                      pass_offsets};
-      e = merge_groups(temp, key_runs, value_runs, pass_offsets, left, size, plan.group, keys_to,
+      e = merge_groups(temp, key_runs, value_runs, pass_offsets, left, size, plan.group[p], keys_to,
                        stage_output(stages, s, values_out, value_buffer), comp, stream);
     } else {
-      e = merge_groups(temp, key_runs, unused{}, pass_offsets, left, size, plan.group, keys_to, unused{}, comp,
+      e = merge_groups(temp, key_runs, unused{}, pass_offsets, left, size, plan.group[p], keys_to, unused{}, comp,
                        stream);
     }
     if (e != cudaSuccess) return e;
@@ -212,7 +193,10 @@ cudaError_t merge_run_passes(temporary_arena& temp, const KeyRuns& keys, const V
                              const index_t* relative, index_t runs, index_t size, Key* keys_out, Value* values_out,
                              Compare comp, cudaStream_t stream) {
   pass_plan plan = plan_passes(runs);
-  if (plan.passes == 0) plan = {1, 1};  // one run: a copy, by the same tiles
+  if (plan.passes == 0) {  // one run: a copy, by the same tiles
+    plan.passes = 1;
+    plan.group[0] = 1;
+  }
   const int stages = plan.passes;
   Key* key_buffer = stages > 1 ? temp.take<Key>(size) : nullptr;
   Value* value_buffer = nullptr;
@@ -220,10 +204,11 @@ cudaError_t merge_run_passes(temporary_arena& temp, const KeyRuns& keys, const V
   const std::size_t start = temp.used;
   cudaError_t e = cudaSuccess;
   if constexpr (is_used_v<Value>) {
-    e = merge_groups(temp, keys, values, relative, runs, size, plan.group, stage_output(stages, 0, keys_out, key_buffer),
+    e = merge_groups(temp, keys, values, relative, runs, size, plan.group[0],
+                     stage_output(stages, 0, keys_out, key_buffer),
                      stage_output(stages, 0, values_out, value_buffer), comp, stream);
   } else {
-    e = merge_groups(temp, keys, unused{}, relative, runs, size, plan.group,
+    e = merge_groups(temp, keys, unused{}, relative, runs, size, plan.group[0],
                      stage_output(stages, 0, keys_out, key_buffer), unused{}, comp, stream);
   }
   if (e != cudaSuccess) return e;

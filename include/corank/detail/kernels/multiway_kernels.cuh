@@ -46,6 +46,7 @@ namespace corank::detail {
 
 // At most this many runs are merged by one tile (a group).
 inline constexpr int max_group = multiway_max_group;
+static_assert(max_group <= 64, "a round's pairs are planned by one warp");
 
 // A block's threads and items for the k-way tiles (tile_kind::multiway_merge) or the block
 // sort (tile_kind::block_sort), tuning.hpp's rows for these element sizes (Value `unused` for
@@ -191,9 +192,6 @@ __global__ void __launch_bounds__(256)
   multiway_splits(keys, offsets, first, in_group, sample, b, tiles, splits + t * group, comp);
 }
 
-// Elements a warp stages at a time in a k-way tile: a piece of one run's window.
-inline constexpr int staging_piece = multiway_staging_piece;
-
 // Where run j's window starts (an iterator), for Runs that are not `unused`.
 template <class Runs, class = void>
 struct run_iterator {
@@ -209,19 +207,19 @@ template <class Shape, class KeyRuns, class ValueRuns>
 struct multiway_tile_storage {
   using Key = run_value_t<KeyRuns>;
   using Value = std::conditional_t<is_used_v<ValueRuns>, run_value_t<ValueRuns>, unused>;
-  merge_buffers<Key, Value, Shape::tile> buffers;
-  typename run_iterator<KeyRuns>::type key_from[max_group];  // run j's window starts here,
+  merge_buffers<Key, Value, Shape::tile, Shape::items> buffers;
+  typename run_iterator<KeyRuns>::type key_from[max_group];  // run j's window starts here
   typename run_iterator<ValueRuns>::type value_from[is_used_v<ValueRuns> ? max_group : 1];
-  int starts[max_group + 1];  // lands at starts[j],
-  int pieces[max_group + 1];  // and is staged as pieces pieces[j] and on
-  index_t out_at;             // where the tile's output starts
+  int starts[max_group + 1];                       // and lands at starts[j]
+  int pair_threads[pair_threads_size(max_group)];  // the rounds' pieces (plan_pair_threads)
+  index_t out_at;                                  // where the tile's output starts
   bool in_order;              // the windows lie in their runs and fit the buffer (unsorted input: not always)
 };
 
 // The block sort's: the double buffer and where each thread's run starts.
 template <class Shape, class Key, class Value>
 struct block_sort_storage {
-  merge_buffers<Key, Value, Shape::tile> buffers;
+  merge_buffers<Key, Value, Shape::tile, Shape::items> buffers;
   int starts[Shape::threads + 1];
 };
 
@@ -244,11 +242,12 @@ __global__ void __launch_bounds__(Shape::threads)
   const int in_group = int(runs - first < group ? runs - first : group);
 
   // Warp 0 lays the tile out: each run's window (row blockIdx.x of the split pass's splits
-  // to the next row, or to the group's end after its last tile), where it lands, its pieces.
+  // to the next row, or to the group's end after its last tile), where it lands, and the
+  // rounds' pieces.
   constexpr unsigned all = 0xffffffffu;
   const int lane = int(threadIdx.x % 32);
   if (threadIdx.x < 32) {
-    int landed = 0, pieced = 0;
+    int landed = 0;
     index_t skipped = 0;  // the group's elements before the tile
     bool windows_in_order = true;  // every window inside its run, none of negative size
     for (int j0 = 0; j0 < in_group; j0 += 32) {
@@ -267,22 +266,15 @@ __global__ void __launch_bounds__(Shape::threads)
         s.key_from[j] = keys.run(first + j) + begin;
         if constexpr (with_values) s.value_from[j] = values.run(first + j) + begin;
       }
-      const int length = int(end - begin), pieces = (length + staging_piece - 1) / staging_piece;
-      int at = length, piece_at = pieces;  // inclusive sums over the lanes
+      const int length = int(end - begin);
+      int at = length;  // inclusive sums over the lanes
       CORANK_PRAGMA_UNROLL
       for (int d = 1; d < 32; d *= 2) {
-        const int x = __shfl_up_sync(all, at, d), y = __shfl_up_sync(all, piece_at, d);
-        if (lane >= d) {
-          at += x;
-          piece_at += y;
-        }
+        const int x = __shfl_up_sync(all, at, d);
+        if (lane >= d) at += x;
       }
-      if (j < in_group) {
-        s.starts[j] = landed + at - length;
-        s.pieces[j] = pieced + piece_at - pieces;
-      }
+      if (j < in_group) s.starts[j] = landed + at - length;
       landed += __shfl_sync(all, at, 31);
-      pieced += __shfl_sync(all, piece_at, 31);
       CORANK_PRAGMA_UNROLL
       for (int d = 16; d > 0; d /= 2) begin += __shfl_xor_sync(all, begin, d);
       skipped += begin;
@@ -291,39 +283,35 @@ __global__ void __launch_bounds__(Shape::threads)
     windows_in_order = __all_sync(all, windows_in_order) && landed <= Shape::tile;
     if (lane == 0) {
       s.starts[in_group] = landed;
-      s.pieces[in_group] = pieced;
       s.out_at = offsets[first] + skipped;
       s.in_order = windows_in_order;
     }
+    __syncwarp();
+    if (windows_in_order) plan_pair_threads<Shape::items>(shared_runs{s.starts, in_group}, s.pair_threads);
   }
   __syncthreads();
   if (!s.in_order) return;  // the whole block: unsorted input, and this tile writes nothing
 
-  // A warp per piece of a window (coalesced), warp w taking pieces w, w + warps, ...: it
-  // finds each piece's window by walking on from the last one's.
+  // Each warp stages a share of the tile, its lanes consecutive positions (coalesced within a
+  // window); a lane finds its position's window by moving on from the last one's.
   const shared_runs tile{s.starts, in_group};
   const int total = tile.total();
-  int j = 0;
-  for (int c = int(threadIdx.x / 32); c < s.pieces[in_group]; c += Shape::threads / 32) {
-    while (s.pieces[j + 1] <= c) ++j;
-    const int done = (c - s.pieces[j]) * staging_piece;
-    const int left = s.starts[j + 1] - s.starts[j] - done;
-    const int to = s.starts[j] + done;
-    const auto key_from = s.key_from[j] + done;
-    CORANK_PRAGMA_UNROLL
-    for (int e = lane; e < staging_piece; e += 32)
-      if (e < left) stage_element(s.buffers.keys[0].data() + (to + e), key_from + e);
-    if constexpr (with_values) {
-      const auto value_from = s.value_from[j] + done;
-      CORANK_PRAGMA_UNROLL
-      for (int e = lane; e < staging_piece; e += 32)
-        if (e < left) stage_element(s.buffers.values[0].data() + (to + e), value_from + e);
+  constexpr int warps = Shape::threads / 32;
+  const int share = ((total + warps - 1) / warps + 31) / 32 * 32;
+  const int from = int(threadIdx.x / 32) * share, to = from + share < total ? from + share : total;
+  if (from < to) {
+    int j = tile.run_at(from);
+    for (int p = from + lane; p < to; p += 32) {
+      while (s.starts[j + 1] <= p) ++j;
+      const int within = p - s.starts[j];
+      stage_element(s.buffers.keys[0].data() + p, s.key_from[j] + within);
+      if constexpr (with_values) stage_element(s.buffers.values[0].data() + p, s.value_from[j] + within);
     }
   }
   finish_async_copies();
   __syncthreads();
 
-  const int result = block_merge_runs<Shape::threads, Shape::items, false>(s.buffers, tile, comp);
+  const int result = block_merge_runs<Shape::threads, Shape::items, false>(s.buffers, tile, s.pair_threads, comp);
 
   const index_t out_at = s.out_at;
   store_tile<Shape::threads, Shape::items>(s.buffers.keys[result].data(), keys_out + out_at, total);
@@ -528,7 +516,8 @@ __global__ void __launch_bounds__(Shape::threads)
   for (int t = int(threadIdx.x); t <= Shape::threads; t += Shape::threads) s.starts[t] = t * items < count ? t * items : count;
   __syncthreads();
 
-  const int result = block_merge_runs<Shape::threads, items, true>(s.buffers, shared_runs{s.starts, Shape::threads}, comp);
+  const int result = block_merge_runs<Shape::threads, items, true>(s.buffers, shared_runs{s.starts, Shape::threads},
+                                                                    nullptr, comp);
   store_tile<Shape::threads, items>(s.buffers.keys[result].data(), keys_out + tile_first, count);
   if constexpr (with_values) store_tile<Shape::threads, items>(s.buffers.values[result].data(), values_out + tile_first, count);
 }
