@@ -233,7 +233,7 @@ TEST(Sort, TwoPhaseProtocolAndErrors) {
 
 namespace {
 
-// 2^24 and 2^24 + 4097 int32 keys: 4,370 and 4,372 block-sorted runs, three passes (groups of
+// 2^24 and 2^24 + 4097 int32 keys: 4,370 and 4,371 block-sorted runs, three passes (groups of
 // 18, 16 and 16 runs: pass_plan.hpp).
 TEST(Sort, TwoToThe24InThreePasses) {
   CORANK_REQUIRE_GPU();

@@ -2,11 +2,13 @@
 // group within max_group, and the groups' product enough to merge all the runs.
 #include <corank/detail/dispatch/pass_plan.hpp>
 
+#include "support/test_env.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
-#include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -60,9 +62,7 @@ TEST(PassPlan, FewestRoundsAndPassesAroundPowersAndAtRandom) {
   for (index_t runs : {index_t(4370), index_t(9363), index_t(69906), index_t(4097), index_t(65537),
                        std::numeric_limits<index_t>::max()})
     expect_plan_is_minimal(runs);
-  const std::uint64_t seed = std::random_device{}();
-  std::printf("PassPlan seed %llu\n", static_cast<unsigned long long>(seed));
-  std::mt19937_64 rng(seed);
+  auto rng = corank::test::make_rng();  // the seed is logged (CORANK_TEST_SEED repeats it)
   for (int i = 0; i < 2000; ++i) expect_plan_is_minimal(index_t(rng() >> (1 + rng() % 62)) + 2);
 }
 

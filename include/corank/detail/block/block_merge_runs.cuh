@@ -46,7 +46,8 @@ struct shared_runs {
 // The two shared-memory buffers that the rounds alternate between, for keys and (where
 // used) values. Passed by reference, never as pointers kept in an array, so that the
 // compiler still sees shared memory behind them and uses shared loads and stores.
-// Spare: slots past the end that a walk reads (and never uses) once its sides are done.
+// Spare: slots past the end that a walk reads and never uses (the right side's head once it
+// is done, and the left side's beyond its end once both are).
 template <class Key, class Value, int Size, int Spare>
 struct merge_buffers {
   uninitialized_array<Key, Size + Spare> keys[2];
@@ -173,8 +174,8 @@ __device__ int merge_rounds(merge_buffers<Key, Value, Size, Spare>& buffers, sha
 
 // Merges the runs held in buffers.keys[0] (values[0]) into one run, using the other buffers
 // in turn; returns the buffer (0 or 1) that holds the result. starts are nondecreasing (the
-// caller checks its windows so) and total() <= Size; Spare >= Items. RunsOfItems: every run
-// but the last is Items long and there are at most Threads (the block sort's); otherwise
+// caller checks its windows so) and total() <= Size; Spare >= Items. RunsOfItems: exactly
+// Threads runs, run t starting at min(t * Items, total) (the block sort's); otherwise
 // pair_threads holds plan_pair_threads' plan. Values (unless `unused`) move with their keys.
 // Whatever `comp` answers (unsorted runs, a comparator that is not a strict weak order),
 // every read stays in the buffers (merge_piece) and every write inside [0, total), each
