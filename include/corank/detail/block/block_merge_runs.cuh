@@ -8,9 +8,8 @@
 // the k-way tile (each input run's window is a run) both end here.
 //
 // A piece never spans two pairs, so the walk checks nothing but the two sides' ends and, for a
-// pair's last piece, which of its Items outputs exist; that is what makes a step cheap (a
-// thread at a fixed position, its outputs spanning pairs, took ~22 instructions a step, a piece
-// ~13). Where the runs are whole threads' items (the block sort), thread t's piece is the one
+// pair's last piece, which of its Items outputs exist: a step is about 13 instructions.
+// Where the runs are whole threads' items (the block sort), thread t's piece is the one
 // at t * Items; otherwise pair_threads (plan_pair_threads) says how many pieces each pair has.
 
 #include <corank/config.hpp>
