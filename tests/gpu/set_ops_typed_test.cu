@@ -322,6 +322,61 @@ TYPED_TEST(GpuSetOps, KeyRepeatedOverManyTiles) {
                                   [](const sorted_inputs<K>& in) { check_by_key_forms(in); });
 }
 
+// Stretches of keys that only A has, that only B has, of one key in both (up to 3 tiles of
+// copies on each side), and of keys of both, in random order: tiles of one input, of one key
+// and of both beside one another, and look-backs over tiles that write nothing. Keys increase
+// from stretch to stretch (saturating for int8).
+template <class K>
+sorted_inputs<K> stretches_of_one_input_and_one_key(std::size_t tile, std::mt19937_64& rng) {
+  sorted_inputs<K> in;
+  std::uint64_t next = 0;  // the next stretch's first key, as an index
+  const int stretches = int(quick_or(16, 6));
+  for (int s = 0; s < stretches; ++s) {
+    const std::size_t length = 1 + rng() % (3 * tile);
+    switch (rng() % 4) {
+      case 0:  // A alone, each key twice
+        for (std::size_t i = 0; i < length; ++i) in.a.push_back(key_traits<K>::from_index(next + i / 2));
+        next += length;
+        break;
+      case 1:  // B alone
+        for (std::size_t j = 0; j < length; ++j) in.b.push_back(key_traits<K>::from_index(next + j / 2));
+        next += length;
+        break;
+      case 2:  // one key in both
+        in.a.insert(in.a.end(), 1 + rng() % (3 * tile), key_traits<K>::from_index(next));
+        in.b.insert(in.b.end(), 1 + rng() % (3 * tile), key_traits<K>::from_index(next));
+        next += 1;
+        break;
+      default: {  // keys of both, interleaved at random
+        for (auto* side : {&in.a, &in.b}) {
+          std::vector<K> keys(1 + rng() % length);
+          for (K& k : keys) k = key_traits<K>::from_index(next + rng() % length);
+          std::sort(keys.begin(), keys.end(), typename key_traits<K>::compare{});
+          side->insert(side->end(), keys.begin(), keys.end());
+        }
+        next += length;
+      }
+    }
+  }
+  return in;
+}
+
+TYPED_TEST(GpuSetOps, StretchesOfOneInputAndOfOneKey) {
+  using K = TypeParam;
+  std::mt19937_64 rng = make_rng();
+  for (int trial = 0; trial < int(quick_or(4, 2)); ++trial) {
+    for (bool by_key : {false, true}) {
+      const std::size_t tile = by_key ? corank::set_pairs_policy<K, std::uint64_t>::items_per_tile
+                                      : corank::set_keys_policy<K>::items_per_tile;
+      const sorted_inputs<K> in = stretches_of_one_input_and_one_key<K>(tile, rng);
+      SCOPED_TRACE(key_name<K>() + " stretches, trial " + std::to_string(trial) + ", " +
+                   std::to_string(in.a.size()) + " and " + std::to_string(in.b.size()) + (by_key ? " by key" : ""));
+      if (by_key) check_by_key_forms(in); else check_keys_forms(in);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
 // int32 keys with int32 values: 8-byte elements, whose tiles differ from the typed matrix's.
 class GpuSetOpsInt32Values : public gpu_test {};
 
@@ -389,7 +444,8 @@ TEST_F(GpuSetOpsLarge, ByKey2Pow22) {
 // the sanitizer runs (CORANK_TEST_QUICK) reach that path only here. uint64 keys with
 // uint64 values make tiles of 1408 elements, of which an H100 or H200 holds 528 at once (4
 // blocks on each of 132 SMs); 2^19 per input makes 745 tiles. Under CORANK_TEST_QUICK each
-// input runs one op (ops_to_run): four inputs run every op.
+// input runs one op (ops_to_run): four inputs run every op. The disjoint inputs make tiles of
+// one input, of which intersection's (and difference's of B) write nothing.
 
 class GpuSetOpsPersistent : public gpu_test {};
 
@@ -400,7 +456,7 @@ TEST_F(GpuSetOpsPersistent, ByKeyMoreTilesThanResidentBlocks) {
   static_assert(2 * half / tile > 4 * 132, "more tiles than the resident blocks (above)");
   std::mt19937_64 rng = make_rng();
   for (set_distribution d : {set_distribution::uniform, set_distribution::long_runs, set_distribution::few_keys,
-                             set_distribution::one_key_run}) {
+                             set_distribution::one_key_run, set_distribution::a_below_b, set_distribution::b_below_a}) {
     const sorted_inputs<K> in = make_set_inputs<K>(d, half + 3, half - 5, tile, rng);
     SCOPED_TRACE(describe(key_name<K>().c_str(), d, in.a.size(), in.b.size()) + " by key");
     check_by_key_forms(in);

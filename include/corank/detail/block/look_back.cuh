@@ -61,23 +61,21 @@ class tile_prefix_state {
         const int predecessor = window_end - 1 - lane - 32 * r;
         words[r] = predecessor >= 0 ? read(predecessor) : inclusive;  // before tile 0: an inclusive zero
       }
+      // Sum back to the nearest predecessor that knows its inclusive prefix (lowest lane of
+      // the first row that has one), a row at a time: the rows past it are not waited for.
+      index_t sum = 0;
+      bool found = false;  // the same in every lane (a ballot)
       CORANK_PRAGMA_UNROLL
       for (int r = 0; r < depth; ++r) {
+        if (found) break;
         while (words[r] >> 62 == 0) {
           __nanosleep(32);
           words[r] = read(window_end - 1 - lane - 32 * r);
         }
-      }
-      // Sum back to the nearest predecessor that knows its inclusive prefix (lowest lane of
-      // the first row that has one).
-      index_t sum = 0;
-      bool found = false;
-      CORANK_PRAGMA_UNROLL
-      for (int r = 0; r < depth; ++r) {
         const unsigned done = __ballot_sync(0xffffffffu, (words[r] & status_mask) == inclusive);
         const int last_lane = done != 0 ? __ffs(done) - 1 : 31;
-        if (!found && lane <= last_lane) sum += index_t(words[r] & count_mask);
-        found = found || done != 0;
+        if (lane <= last_lane) sum += index_t(words[r] & count_mask);
+        found = done != 0;
       }
       prefix += warp_sum(sum);  // one poisoned prefix and partial counts: no overflow
       if (found) break;

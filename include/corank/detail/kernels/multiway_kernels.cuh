@@ -242,8 +242,7 @@ __global__ void __launch_bounds__(Shape::threads)
   const int in_group = int(runs - first < group ? runs - first : group);
 
   // Warp 0 lays the tile out: each run's window (row blockIdx.x of the split pass's splits
-  // to the next row, or to the group's end after its last tile), where it lands, and the
-  // rounds' pieces.
+  // to the next row, or to the group's end after its last tile) and where it lands.
   constexpr unsigned all = 0xffffffffu;
   const int lane = int(threadIdx.x % 32);
   if (threadIdx.x < 32) {
@@ -286,8 +285,6 @@ __global__ void __launch_bounds__(Shape::threads)
       s.out_at = offsets[first] + skipped;
       s.in_order = windows_in_order;
     }
-    __syncwarp();
-    if (windows_in_order) plan_pair_threads<Shape::items>(shared_runs{s.starts, in_group}, s.pair_threads);
   }
   __syncthreads();
   if (!s.in_order) return;  // the whole block: unsorted input, and this tile writes nothing
@@ -308,6 +305,8 @@ __global__ void __launch_bounds__(Shape::threads)
       if constexpr (with_values) stage_element(s.buffers.values[0].data() + p, s.value_from[j] + within);
     }
   }
+  // The rounds' pieces, by warp 0 while the copies land (before them, it held up every warp).
+  if (threadIdx.x < 32) plan_pair_threads<Shape::items>(tile, s.pair_threads);
   finish_async_copies();
   __syncthreads();
 
