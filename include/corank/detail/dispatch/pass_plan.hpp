@@ -13,9 +13,8 @@ namespace corank::detail {
 // a pass takes the larger of the least group that leaves the later passes able to merge the
 // rest and the least whose power (the passes left) reaches the runs left: groups as small and
 // as even as the rounds allow, since a tile holds the fewer elements the more runs its group
-// has (multiway_shape::samples_per_tile). H200, the sort of 4,370 runs (2^24 int32 keys):
-// groups 18, 16, 16, 13 rounds, where 17, 17, 17 took 15 (0.920 -> 0.911 ms); of 69,906
-// (2^28): 42, 53, 32 for 17 rounds against 18 (13.59 -> 13.22 ms).
+// has (multiway_shape::samples_per_tile). Measured: docs/decisions.md, "The k-way rounds in
+// pieces".
 struct pass_plan {
   static constexpr int most_passes = 63;  // runs < 2^63
   int passes = 0;
