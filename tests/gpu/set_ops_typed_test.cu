@@ -327,10 +327,9 @@ TYPED_TEST(GpuSetOps, KeyRepeatedOverManyTiles) {
 // and of both beside one another, and look-backs over tiles that write nothing. Keys increase
 // from stretch to stretch (saturating for int8).
 template <class K>
-sorted_inputs<K> stretches_of_one_input_and_one_key(std::size_t tile, std::mt19937_64& rng) {
+sorted_inputs<K> stretches_of_one_input_and_one_key(std::size_t tile, std::mt19937_64& rng, int stretches) {
   sorted_inputs<K> in;
   std::uint64_t next = 0;  // the next stretch's first key, as an index
-  const int stretches = int(quick_or(16, 6));
   for (int s = 0; s < stretches; ++s) {
     const std::size_t length = 1 + rng() % (3 * tile);
     switch (rng() % 4) {
@@ -368,7 +367,7 @@ TYPED_TEST(GpuSetOps, StretchesOfOneInputAndOfOneKey) {
     for (bool by_key : {false, true}) {
       const std::size_t tile = by_key ? corank::set_pairs_policy<K, std::uint64_t>::items_per_tile
                                       : corank::set_keys_policy<K>::items_per_tile;
-      const sorted_inputs<K> in = stretches_of_one_input_and_one_key<K>(tile, rng);
+      const sorted_inputs<K> in = stretches_of_one_input_and_one_key<K>(tile, rng, int(quick_or(16, 6)));
       SCOPED_TRACE(key_name<K>() + " stretches, trial " + std::to_string(trial) + ", " +
                    std::to_string(in.a.size()) + " and " + std::to_string(in.b.size()) + (by_key ? " by key" : ""));
       if (by_key) check_by_key_forms(in); else check_keys_forms(in);
@@ -445,7 +444,7 @@ TEST_F(GpuSetOpsLarge, ByKey2Pow22) {
 // uint64 values make tiles of 1408 elements, of which an H100 or H200 holds 528 at once (4
 // blocks on each of 132 SMs); 2^19 per input makes 745 tiles. Under CORANK_TEST_QUICK each
 // input runs one op (ops_to_run): four inputs run every op. The disjoint inputs make tiles of
-// one input, of which intersection's (and difference's of B) write nothing.
+// one input, of which intersection's (and difference's of B) write nothing and are skipped.
 
 class GpuSetOpsPersistent : public gpu_test {};
 
@@ -462,6 +461,13 @@ TEST_F(GpuSetOpsPersistent, ByKeyMoreTilesThanResidentBlocks) {
     check_by_key_forms(in);
     if (HasFatalFailure()) return;
   }
+  // Stretches of one input and of one key as above, about a tile and a half each: blocks skip
+  // runs of tiles that write nothing between tiles they walk.
+  const sorted_inputs<K> in = stretches_of_one_input_and_one_key<K>(tile, rng, 600);
+  SCOPED_TRACE("stretches of one input and one key, " + std::to_string(in.a.size()) + " and " +
+               std::to_string(in.b.size()) + " by key");
+  ASSERT_GT((in.a.size() + in.b.size()) / tile, std::size_t(4 * 132));
+  check_by_key_forms(in);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,10 +1,16 @@
-// The op concept and merge_op's step rule, relate(), and the comparators (nan_last_less
-// is a strict weak order with every NaN last).
+// The op concept and merge_op's step rule, relate(), which inputs an op writes nothing for
+// alone (the persistent driver skips such tiles), and the comparators (nan_last_less is a
+// strict weak order with every NaN last).
 
 #include <corank/comparators.hpp>
+#include <corank/detail/thread/action_bits.hpp>
 #include <corank/detail/thread/serial_walk.hpp>
 #include <corank/op.hpp>
 #include <corank/ops/merge.hpp>
+#include <corank/ops/set_difference.hpp>
+#include <corank/ops/set_intersection.hpp>
+#include <corank/ops/set_symmetric_difference.hpp>
+#include <corank/ops/set_union.hpp>
 
 #include <gtest/gtest.h>
 
@@ -88,6 +94,122 @@ TEST(OpConcept, Recognition) {
   // Without combine, emit::combined writes A's value.
   EXPECT_EQ(corank::combine_values(add_union_op{}, 3, 4), 7);
   EXPECT_EQ(corank::combine_values(merge_op{}, 3, 4), 3);
+}
+
+// An op whose answers are chosen at run time: [new_key][relation] (plain: [0] only).
+template <bool SeesRunStarts>
+struct chosen_op {
+  static constexpr corank::partitioning partition = corank::partitioning::balanced_path;
+  static constexpr bool output_size_is_input_size = false;
+  action answers[2][3];
+  action operator()(relation r) const { return answers[0][int(r)]; }
+  template <bool S = SeesRunStarts, class = std::enable_if_t<S>>
+  action operator()(relation r, bool new_key) const {
+    return answers[new_key ? 1 : 0][int(r)];
+  }
+};
+
+// The serial walk's output count over `size` elements of one input (keys 0, 0, 1, 1, ...:
+// run starts and repeats), the other empty; -1 where an answer would not consume the element
+// (no walk ends).
+template <class Op>
+int outputs_alone(const Op& op, bool from_b, int size) {
+  for (const auto& by_new_key : op.answers) {
+    const action act = by_new_key[int(from_b ? relation::b_first : relation::a_first)];
+    if (act.step == (from_b ? advance::a : advance::b)) return -1;
+  }
+  std::vector<int> keys(size), values(size), out(size), out_values(size);
+  for (int i = 0; i < size; ++i) keys[i] = i / 2;
+  const std::vector<int> none(size + 1, -1);  // the empty side: read only past its end
+  using corank::index_t;
+  using corank::detail::walk_partition;
+  return int(from_b ? walk_partition(op, corank::less{}, none.data(), index_t(0), index_t(0), keys.data(), index_t(0),
+                                     index_t(size), none.data(), values.data(), out.data(), out_values.data())
+                    : walk_partition(op, corank::less{}, keys.data(), index_t(0), index_t(size), none.data(),
+                                     index_t(0), index_t(0), values.data(), none.data(), out.data(),
+                                     out_values.data()));
+}
+
+// writes_nothing_alone against the walk, for every answer an op may give where one input's
+// front is always first (and, run-aware, every pair of answers at run starts and repeats).
+template <bool SeesRunStarts>
+void expect_writes_nothing_alone_is_the_walk() {
+  std::vector<action> all;
+  for (auto write : {emit::nothing, emit::a, emit::b, emit::combined}) {
+    for (auto step : {advance::a, advance::b, advance::both}) all.push_back({write, step});
+  }
+  int silent = 0, writing = 0;
+  for (bool from_b : {false, true}) {
+    const relation front_first = from_b ? relation::b_first : relation::a_first;
+    for (action first : all) {
+      for (action at_run_start : SeesRunStarts ? all : std::vector<action>{first}) {
+        chosen_op<SeesRunStarts> op{};
+        op.answers[0][int(front_first)] = first;
+        op.answers[1][int(front_first)] = at_run_start;
+        for (int size : {1, 2, 5}) {
+          const int written = outputs_alone(op, from_b, size);
+          if (corank::detail::writes_nothing_alone(op, from_b)) {
+            ++silent;
+            EXPECT_EQ(written, 0) << from_b << " " << int(first.write) << int(first.step) << " size " << size;
+          } else if (written >= 0) {
+            // A run-aware op may write only at run starts: then every walk of 2 or more writes.
+            ++writing;
+            if (!SeesRunStarts || size > 1) {
+              EXPECT_NE(written, 0) << from_b << " " << int(first.write) << int(first.step) << " size " << size;
+            }
+          }
+        }
+      }
+    }
+  }
+  // Writing nothing and consuming: 2 answers of 12 (run-aware: 2 x 2 pairs), 2 inputs, 3 sizes.
+  EXPECT_EQ(silent, (SeesRunStarts ? 4 : 2) * 2 * 3);
+  EXPECT_GT(writing, 0);
+}
+
+TEST(SilentInputs, WritesNothingAloneWhereTheWalkWritesNothing) {
+  expect_writes_nothing_alone_is_the_walk<false>();
+  expect_writes_nothing_alone_is_the_walk<true>();
+}
+
+// An op like intersection, but whose answers are not constant expressions.
+struct runtime_intersection_op {
+  static constexpr corank::partitioning partition = corank::partitioning::balanced_path;
+  static constexpr bool output_size_is_input_size = false;
+  action operator()(relation r) const {
+    static const corank::ops::set_intersection_op op;
+    return op(r);
+  }
+};
+
+// An op with state: its answers may change at run time.
+struct stateful_intersection_op {
+  static constexpr corank::partitioning partition = corank::partitioning::balanced_path;
+  static constexpr bool output_size_is_input_size = false;
+  bool writes_a = false;
+  constexpr action operator()(relation r) const {
+    return r == relation::a_first && writes_a ? corank::take_a() : corank::ops::set_intersection_op{}(r);
+  }
+};
+
+TEST(SilentInputs, KnownAtCompileTimeForTheLibrarysOps) {
+  using corank::detail::silent_inputs;
+  using corank::detail::silent_inputs_v;
+  auto expect = [](silent_inputs s, bool a, bool b, const char* op) {
+    EXPECT_EQ(s.a, a) << op;
+    EXPECT_EQ(s.b, b) << op;
+  };
+  constexpr silent_inputs intersection = silent_inputs_v<corank::ops::set_intersection_op>;
+  constexpr silent_inputs difference = silent_inputs_v<corank::ops::set_difference_op>;
+  expect(intersection, true, true, "intersection");
+  expect(difference, false, true, "difference");
+  expect(silent_inputs_v<corank::ops::set_union_op>, false, false, "union");
+  expect(silent_inputs_v<corank::ops::set_symmetric_difference_op>, false, false, "symmetric difference");
+  expect(silent_inputs_v<merge_op>, false, false, "merge");
+  // Not known at compile time: never skipped, whatever the answers.
+  expect(silent_inputs_v<runtime_intersection_op>, false, false, "answers not constant");
+  expect(silent_inputs_v<stateful_intersection_op>, false, false, "op with state");
+  EXPECT_TRUE(corank::detail::writes_nothing_alone(runtime_intersection_op{}, false));
 }
 
 TEST(Relate, MergePathOrdersEquivalentKeysAFirst) {

@@ -39,6 +39,7 @@
 #include <corank/detail/block/uninitialized_array.cuh>
 #include <corank/detail/forms/merge_args.hpp>
 #include <corank/detail/rules/partition_rule.hpp>
+#include <corank/detail/thread/action_bits.hpp>
 #include <corank/detail/thread/block_walk.cuh>
 #include <corank/detail/thread/gallop.hpp>
 
@@ -93,6 +94,11 @@ class tile_agent {
   // with a start per element); only segments shorter than 4 on average take more rounds.
   static constexpr int starts_per_round = window_capacity / 4;
   static constexpr int start_slots = starts_per_round + steps + 2;
+  // The inputs the op writes nothing for alone (intersection: both; difference: B), where
+  // the persistent driver skips tiles that take from those alone (writes_nothing); for the
+  // other ops the test is not compiled.
+  static constexpr silent_inputs silent = silent_inputs_v<Op>;
+  static constexpr bool skips_silent_tiles = (silent.a || silent.b) && !known_size && !in_place && !segmented;
 
   // A tile's windows, then its outputs until they are stored.
   struct buffer {
@@ -234,8 +240,11 @@ class tile_agent {
   }
 
   // Asks L2 for a tile's windows ahead of their bulk copies: by one thread, where the
-  // arrays stage in bulk.
+  // arrays stage in bulk (not for a tile that writes nothing, which reads nothing).
   __device__ __forceinline__ void prefetch(split<index_t> begin, split<index_t> end) const {
+    if constexpr (skips_silent_tiles) {
+      if (writes_nothing(begin, end)) return;
+    }
     if constexpr (copies_bulk_v<key_type, decltype(args_.keys_a)> && copies_bulk_v<key_type, decltype(args_.keys_b)>) {
       prefetch_window(args_.keys_a, args_.size_a, begin.a, int(end.a - begin.a));
       prefetch_window(args_.keys_b, args_.size_b, begin.b, int(end.b - begin.b));
@@ -362,6 +371,14 @@ class tile_agent {
         ++rank;
       }
     }
+  }
+
+  // Whether the tile between `begin` and `end` (in order) writes nothing, as its windows'
+  // sizes alone tell: it takes from one input only, one the op writes nothing for alone.
+  // Such a tile needs nothing staged or walked: its count is 0 and it is consistent (one
+  // window's pieces chain, and no count passes the window).
+  __device__ __forceinline__ bool writes_nothing(split<index_t> begin, split<index_t> end) const {
+    return (silent.a && end.b == begin.b) || (silent.b && end.a == begin.a);
   }
 
   // Publishes tile `index`'s count for the successors' look-backs (one thread calls it), or,

@@ -10,7 +10,8 @@
 // poison the look-back, so that no later tile stores and the last tile writes -1.
 //  - persistent_tile_kernel: for ops of data-dependent size that write: as many blocks as
 //    fit take tiles from a counter and store each tile one round late, when its predecessors
-//    have long published their counts and the look-back seldom waits.
+//    have long published their counts and the look-back seldom waits. Tiles that write
+//    nothing (tile_agent::writes_nothing) it skips: nothing staged, a count of 0.
 
 #include <corank/detail/agent/tile_agent.cuh>
 #include <corank/detail/block/look_back.cuh>
@@ -191,8 +192,9 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     if (bulk) fence_shared_for_copies();
   };
 
-  for (int round = 0;; ++round) {
-    const int b = round & 1;  // this round's buffer; the pending outputs are in b ^ 1
+  // Rounds that stage a tile: tiles that write nothing are skipped and stage nothing.
+  for (int staged = 0;;) {
+    const int b = staged & 1;  // this round's buffer; the pending outputs are in b ^ 1
     __syncthreads();          // the last round is done with next_* and with buffer b
     if constexpr (finds_splits) {
       if (const int missing = shared.missing; missing != 0) {  // the same in every thread
@@ -215,10 +217,36 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     typename agent_type::tile t;
     const split<index_t> begin = shared.next_begin, end = shared.next_end;
     const bool ordered = finds_splits ? agent.in_order(begin, end) : shared.next_in_order;
-    agent.stage(t, index, begin, end, ordered, shared.buffers[b], staging_barrier(&shared.staged[b]),
-                unsigned(round >> 1) & 1);
-    agent.walk(t, shared.buffers[b], shared.work);
     boundary next_begin{}, next_end{};
+    if constexpr (agent_type::skips_silent_tiles) {
+      if (ordered && agent.writes_nothing(begin, end)) {  // the same in every thread
+        // Count 0, published at once; the last tile's store and look-back, then the next
+        // tile, once every thread is done with next_* (the look-back's barrier, or one of its
+        // own). The next round stages in buffer b, unused.
+        if (taker) prefix_state.publish_count(index, 0);
+        if (taker && next < tiles) {
+          next_begin = read_boundary(next);
+          next_end = read_boundary(next + 1);
+        }
+        if (pending >= 0) {
+          store_pending(b ^ 1);
+        } else {
+          __syncthreads();
+        }
+        if (taker) {
+          take_next(next, next_begin, next_end);
+          if constexpr (!finds_splits) {
+            if (bulk && next < tiles && shared.next_in_order) agent.prefetch(next_begin, next_end);
+          }
+        }
+        pending = index;
+        pending_count = 0;
+        continue;
+      }
+    }
+    agent.stage(t, index, begin, end, ordered, shared.buffers[b], staging_barrier(&shared.staged[b]),
+                unsigned(staged >> 1) & 1);
+    agent.walk(t, shared.buffers[b], shared.work);
     if (taker && next < tiles) {
       next_begin = read_boundary(next);
       next_end = read_boundary(next + 1);
@@ -241,6 +269,7 @@ __global__ void __launch_bounds__(Policy::threads_per_block,
     if (pending >= 0) store_pending(b ^ 1);
     pending = index;
     pending_count = t.consistent ? t.count : -1;
+    ++staged;
   }
 }
 

@@ -2,10 +2,13 @@
 // An op's answers as bits. The unrolled walks ask the op once, before the walk, for its
 // action on every relation (and, for run-aware ops, both values of new_key); each step then
 // picks its answer (lookup, or bit by bit with has) instead of branching through the op's
-// switch.
+// switch. Also which inputs an op writes nothing for alone (silent_inputs_v), for the
+// persistent driver's skipped tiles.
 
 #include <corank/config.hpp>
 #include <corank/op.hpp>
+
+#include <type_traits>
 
 namespace corank::detail {
 
@@ -23,6 +26,42 @@ CORANK_HOST_DEVICE constexpr unsigned to_bits(action act) {
          (act.step != advance::a ? moves_b : 0u);
 }
 
+// The op's answer to relation `r` (run-aware ops: at a run's first element or not).
+template <class Op>
+CORANK_HOST_DEVICE constexpr action answer_of(const Op& op, relation r, bool new_key) {
+  if constexpr (sees_run_starts_v<Op>) {
+    return op(r, new_key);
+  } else {
+    return op(r);
+  }
+}
+
+// Whether the op writes nothing where one input is walked alone (the other's window empty:
+// its front is always first), A's (`from_b` false) or B's: each answer it may give there
+// consumes the element and writes nothing (intersection for both, difference for B's).
+template <class Op>
+CORANK_HOST_DEVICE constexpr bool writes_nothing_alone(const Op& op, bool from_b) {
+  const relation front_first = from_b ? relation::b_first : relation::a_first;
+  const advance keeps_front = from_b ? advance::a : advance::b;
+  for (int new_key = 0; new_key < 2; ++new_key) {
+    const action act = answer_of(op, front_first, new_key != 0);
+    if (act.write != emit::nothing || act.step == keeps_front) return false;
+  }
+  return true;
+}
+
+// Which inputs the op writes nothing for alone, known at compile time: for stateless ops
+// whose answers are constant expressions (the library's); false for any other op.
+struct silent_inputs {
+  bool a, b;
+};
+template <class Op, class = void>
+inline constexpr silent_inputs silent_inputs_v{false, false};
+template <class Op>
+inline constexpr silent_inputs
+    silent_inputs_v<Op, std::enable_if_t<std::is_empty_v<Op> && (writes_nothing_alone(Op{}, false), true)>>{
+        writes_nothing_alone(Op{}, false), writes_nothing_alone(Op{}, true)};
+
 // The table of an op's answers; index [new_key] (plain ops answer the same for both).
 template <class Op>
 struct action_table {
@@ -30,9 +69,9 @@ struct action_table {
 
   CORANK_HOST_DEVICE explicit action_table(const Op& op) {
     for (int new_key = 0; new_key < 2; ++new_key) {
-      a_first[new_key] = to_bits(ask(op, relation::a_first, new_key != 0));
-      b_first[new_key] = to_bits(ask(op, relation::b_first, new_key != 0));
-      equal[new_key] = to_bits(ask(op, relation::equal, new_key != 0));
+      a_first[new_key] = to_bits(answer_of(op, relation::a_first, new_key != 0));
+      b_first[new_key] = to_bits(answer_of(op, relation::b_first, new_key != 0));
+      equal[new_key] = to_bits(answer_of(op, relation::equal, new_key != 0));
     }
   }
 
@@ -55,15 +94,6 @@ struct action_table {
     const int k = new_key ? 1 : 0;
     return (b_is_first && (b_first[k] & bit) != 0) || (are_equal && (equal[k] & bit) != 0) ||
            (a_is_first && (a_first[k] & bit) != 0);
-  }
-
- private:
-  CORANK_HOST_DEVICE static action ask(const Op& op, relation r, bool new_key) {
-    if constexpr (sees_run_starts_v<Op>) {
-      return op(r, new_key);
-    } else {
-      return op(r);
-    }
   }
 };
 
