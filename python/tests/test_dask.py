@@ -164,6 +164,43 @@ def test_cuts_settle_from_their_regions_alone(rng, dtype, distinct):
             assert got == [tuple(int(x) for x in e) for e in expected], f"balanced={balanced}, {where}"
 
 
+@pytest.mark.parametrize("dtype", ["int64", "float64", "uint8"])
+@pytest.mark.parametrize("distinct", [1, 3, 40, 10**6])
+def test_balanced_cuts_the_samples_settle_are_the_single_array_splits(rng, dtype, distinct):
+    """Where the samples leave one merge-path split and show no copy of the next key before it
+    (_co_rank.starts_runs), the balanced path's split is that one: the single-array split at
+    every diagonal so claimed. With distinct keys and chunks of A and B that end together, the
+    cuts at those ends are claimed."""
+    claimed = 0
+    for trial in range(12):
+        m, n = (int(x) for x in rng.integers(0, 300, 2))
+        a, b = sorted_keys(rng, dtype, m, distinct), sorted_keys(rng, dtype, n, distinct)
+        sizes_a, sizes_b = chunking(rng, m), chunking(rng, n)
+        gap, sampled = int(rng.choice([1, 3, 7, 50])), int(rng.choice([2, 5, 1000]))
+        sides = [sampled_side(s, sampled, x.__getitem__, x.dtype, gap) for x, s in ((a, sizes_a), (b, sizes_b))]
+        k = np.arange(m + n + 1)
+        lo, hi, *_ = _co_rank.regions(k, *sides, True)
+        settled = (lo == hi) & _co_rank.starts_runs(lo, k - lo, *sides)
+        merge_i = ref.merge_path_splits(a, b)
+        expected = np.array([ref.balanced_path_split(d, merge_i[d], a, b) for d in k]).reshape(-1, 2)
+        where = f"trial {trial}: m={m} n={n} chunks {sizes_a} {sizes_b} gap={gap} sampled={sampled}"
+        assert np.array_equal(lo[settled], expected[settled, 0]), where
+        assert np.array_equal(k[settled] - lo[settled], expected[settled, 1]), where
+        claimed += int(settled.sum())
+    assert claimed > 0 or distinct == 1
+    # Evens and odds in chunks of 5 (the chunks' ends sampled, nothing else): the cuts at
+    # diagonals 10c split both inputs at chunk ends, and no run crosses them.
+    a, b = np.arange(0, 40, 2), np.arange(1, 40, 2)
+    k = np.arange(0, 40, 10)
+    for run_across_b_chunk_end in (False, True):
+        if run_across_b_chunk_end:
+            b[5] = b[4]  # B[4] = B[5] = 9, the next key at diagonal 10: that cut is left to the partitions
+        sides = [sampled_side((5,) * 4, 2, x.__getitem__, x.dtype, gap=1000) for x in (a, b)]
+        lo, hi, *_ = _co_rank.regions(k, *sides, True)
+        assert lo.tolist() == hi.tolist() == (k // 2).tolist()
+        assert _co_rank.starts_runs(lo, k - lo, *sides).tolist() == [True, not run_across_b_chunk_end, True, True]
+
+
 def test_regions_are_about_a_gap_where_runs_are_short():
     """2^30 keys a side in 16 chunks each, sampled as corank.dask samples them, cut 64 ways:
     every cut's regions hold at most LOCAL elements a side, so the partitions settle them
@@ -510,6 +547,26 @@ def test_chunks_held_where_a_partition_runs_are_not_sliced_apart(client, rng):
                 assert not any(str(key[0]).startswith("corank-window-") for key in keys), keys
         merged, union = dask.compute(*results)
         assert ref.same(merged, corank.merge(a, b)) and ref.same(union, corank.set_union(a, b)), where_b
+
+
+def test_set_operations_read_only_their_own_chunks_where_cuts_fall_at_chunk_ends(client):
+    """Chunks of A and B that end together, between distinct keys, split over both workers:
+    the balanced path's cuts there are settled by the samples, so each partition's task reads
+    one chunk of each input, where it lies, and no piece moves (no slice task)."""
+    workers = sorted(client.scheduler_info()["workers"])
+    a, b = np.arange(0, 8000, 2), np.arange(1, 8000, 2)
+    A, B = ([client.persist(da.from_array(x[c * 1000:(c + 1) * 1000], name=False), workers=[workers[c // 2]],
+                            allow_other_workers=False) for c in range(4)] for x in (a, b))
+    A, B = da.concatenate(A), da.concatenate(B)
+    distributed.wait([A, B])
+    for operation in (cd.set_union, cd.set_symmetric_difference):
+        result = operation(A, B, npartitions=4)
+        tasks = {key: task for key, task in dict(result.dask).items()
+                 if isinstance(key, tuple) and str(key[0]).startswith("corank-")}
+        assert len(tasks) == 4, sorted(tasks)
+        for task in tasks.values():
+            assert [len(pieces) for pieces in task[3:5]] == [1, 1], task  # one chunk of A, one of B
+        assert ref.same(result.compute(), getattr(corank, operation.__name__)(a, b))
 
 
 def test_the_samples_of_held_chunks_are_read_where_they_lie(client, rng, monkeypatch):

@@ -226,15 +226,18 @@ def _run(function, name, a, b, values_a=None, values_b=None, *, paired=False, np
 def _plan(k, a, b, balanced, reader):
     """The Cuts of diagonals k of Sides a and b. Those whose regions (_co_rank.regions) hold at
     most LOCAL elements a side are left to the partitions beside them; the first and the last,
-    the merge path's that the samples settle, and those with wider regions are settled here
-    (the last by the search's rounds; reader: its callbacks)."""
+    those that the samples settle (the merge path's where they leave one split; the balanced
+    path's where also no copy of the next key precedes it: _co_rank.starts_runs), and those with
+    wider regions are settled here (the last by the search's rounds; reader: its callbacks).
+    A settled cut moves no region: at the chunk boundaries of both inputs, a partition reads
+    only its own chunks."""
     total = a.size + b.size
     lo, hi, a0, a1, b0, b1 = _co_rank.regions(k, a, b, balanced)
     i, j = lo.copy(), k - lo
     ends = (k == 0) | (k == total)
     i[ends] = np.where(k[ends] == 0, 0, a.size)
     j[ends] = np.where(k[ends] == 0, 0, b.size)
-    settled = ends | ((lo == hi) & (not balanced))
+    settled = ends | ((lo == hi) & (not balanced or _co_rank.starts_runs(i, j, a, b)))
     wide = ~settled & ((a1 - a0 > _co_rank.LOCAL) | (b1 - b0 > _co_rank.LOCAL))
     if wide.any():
         i[wide], j[wide] = _path_splits(k[wide], a, b, reader.fetch, reader.count, balanced)

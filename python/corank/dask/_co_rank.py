@@ -140,6 +140,26 @@ def regions(diagonals, a, b, balanced):
             _end_above(b, k - lo))
 
 
+def starts_runs(i, j, a, b):
+    """Per merge-path split (i, j): whether the sampled keys show that no copy of the next key
+    (the smaller of A[i] and B[j], ties to A) lies before the split on either side. Then the
+    balanced path's split is the same (balanced_split_from moves a split only within the next
+    key's run), and no element need be read to settle it: at a chunk boundary of both inputs
+    between distinct keys, where the chunks' first and last keys are sampled. A[i - 1] is not
+    after the sampled key at or after it, and the next key not before the sampled keys at or
+    before A[i] and B[j]."""
+    i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+    m, n = a.size, b.size
+    if len(a.known_at) == 0 or len(b.known_at) == 0:
+        return np.zeros(len(i), dtype=bool)
+    below_a = a.bracket(np.clip(i, 0, m - 1))[0]
+    below_b = b.bracket(np.clip(j, 0, n - 1))[0]
+    below_next = np.where(i >= m, below_b, np.where((j < n) & less(below_b, below_a), below_b, below_a))
+    before_a = (i == 0) | less(a.bracket(np.clip(i - 1, 0, m - 1))[1], below_next)
+    before_b = (j == 0) | less(b.bracket(np.clip(j - 1, 0, n - 1))[1], below_next)
+    return before_a & before_b & ((i < m) | (j < n))
+
+
 def _start_below(side, t):
     """Per position t (negative: none), a start w <= max(t, 0) with w = 0 or side[w - 1] before
     side[t] in sorted input: just after the last sampled key before the sampled key at or before
