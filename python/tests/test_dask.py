@@ -140,7 +140,9 @@ def test_cuts_settle_from_their_regions_alone(rng, dtype, distinct):
     """What a partition does with its cuts: the range the samples leave each diagonal and the
     regions around it (_co_rank.regions) hold the merge path's split, and settle() finds the
     split of either path from the regions' elements alone, the single-array split at every
-    diagonal, for samples from every element to the chunks' ends alone."""
+    diagonal, for samples from every element to the chunks' ends alone. Where the samples
+    leave one split and show no copy of the next key before it (_co_rank.starts_runs: the
+    cut is settled without regions), the balanced path's split is that one."""
     for trial in range(12):
         m, n = (int(x) for x in rng.integers(0, 300, 2))
         a, b = sorted_keys(rng, dtype, m, distinct), sorted_keys(rng, dtype, n, distinct)
@@ -159,42 +161,23 @@ def test_cuts_settle_from_their_regions_alone(rng, dtype, distinct):
                                    balanced) for d in k]
             if balanced:
                 expected = [ref.balanced_path_split(d, merge_i[d], a, b) for d in k]
+                settled = (lo == hi) & _co_rank.starts_runs(lo, k - lo, *sides)
+                assert all(tuple(expected[d]) == (lo[d], d - lo[d]) for d in k[settled]), where
             else:
                 expected = [(merge_i[d], d - merge_i[d]) for d in k]
             assert got == [tuple(int(x) for x in e) for e in expected], f"balanced={balanced}, {where}"
 
 
-@pytest.mark.parametrize("dtype", ["int64", "float64", "uint8"])
-@pytest.mark.parametrize("distinct", [1, 3, 40, 10**6])
-def test_balanced_cuts_the_samples_settle_are_the_single_array_splits(rng, dtype, distinct):
-    """Where the samples leave one merge-path split and show no copy of the next key before it
-    (_co_rank.starts_runs), the balanced path's split is that one: the single-array split at
-    every diagonal so claimed. With distinct keys and chunks of A and B that end together, the
-    cuts at those ends are claimed."""
-    claimed = 0
-    for trial in range(12):
-        m, n = (int(x) for x in rng.integers(0, 300, 2))
-        a, b = sorted_keys(rng, dtype, m, distinct), sorted_keys(rng, dtype, n, distinct)
-        sizes_a, sizes_b = chunking(rng, m), chunking(rng, n)
-        gap, sampled = int(rng.choice([1, 3, 7, 50])), int(rng.choice([2, 5, 1000]))
-        sides = [sampled_side(s, sampled, x.__getitem__, x.dtype, gap) for x, s in ((a, sizes_a), (b, sizes_b))]
-        k = np.arange(m + n + 1)
-        lo, hi, *_ = _co_rank.regions(k, *sides, True)
-        settled = (lo == hi) & _co_rank.starts_runs(lo, k - lo, *sides)
-        merge_i = ref.merge_path_splits(a, b)
-        expected = np.array([ref.balanced_path_split(d, merge_i[d], a, b) for d in k]).reshape(-1, 2)
-        where = f"trial {trial}: m={m} n={n} chunks {sizes_a} {sizes_b} gap={gap} sampled={sampled}"
-        assert np.array_equal(lo[settled], expected[settled, 0]), where
-        assert np.array_equal(k[settled] - lo[settled], expected[settled, 1]), where
-        claimed += int(settled.sum())
-    assert claimed > 0 or distinct == 1
-    # Evens and odds in chunks of 5 (the chunks' ends sampled, nothing else): the cuts at
-    # diagonals 10c split both inputs at chunk ends, and no run crosses them.
+def test_cuts_at_chunk_ends_between_distinct_keys_need_no_region():
+    """Evens and odds in chunks of 5 (the chunks' ends sampled, nothing else): the balanced
+    path's cuts at diagonals 10c split both inputs at chunk ends with no run across them, which
+    the samples show (_co_rank.starts_runs), so they are settled without a region; a run across
+    B's chunk end leaves its cut to the partitions."""
     a, b = np.arange(0, 40, 2), np.arange(1, 40, 2)
     k = np.arange(0, 40, 10)
     for run_across_b_chunk_end in (False, True):
         if run_across_b_chunk_end:
-            b[5] = b[4]  # B[4] = B[5] = 9, the next key at diagonal 10: that cut is left to the partitions
+            b[5] = b[4]  # B[4] = B[5] = 9, the next key at diagonal 10
         sides = [sampled_side((5,) * 4, 2, x.__getitem__, x.dtype, gap=1000) for x in (a, b)]
         lo, hi, *_ = _co_rank.regions(k, *sides, True)
         assert lo.tolist() == hi.tolist() == (k // 2).tolist()
